@@ -1,0 +1,44 @@
+// encode.hpp — the one encoder. Reads a GameState for one observing player and
+// writes the dense seed-000 layouts into caller-provided memory. It never
+// allocates and never changes the game.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "../engine/game.hpp"
+
+namespace polyenv {
+
+inline constexpr int kMapTokenFeatures = 23;
+inline constexpr int kStateFeatures = 11;
+inline constexpr int kActionFeatures = 17;
+inline constexpr int kActionArgFeatures = 12;  // applicability of action_features[1..12]
+
+extern const std::array<const char*, kMapTokenFeatures> kMapTokenFeatureNames;
+extern const std::array<const char*, kStateFeatures> kStateFeatureNames;
+extern const std::array<const char*, kActionFeatures> kActionFeatureNames;
+extern const std::array<const char*, kActionArgFeatures> kActionArgMaskNames;
+
+// [num_tiles, 23] int32, row-major by tile index.
+void encode_map_tokens(const GameState& s, int observer, int32_t* out);
+// [11] int32.
+void encode_state(const GameState& s, int observer, int32_t* out);
+
+struct ActionRows {
+  int rows = 0;        // rows written (legal_action_count)
+  int total = 0;       // legal actions before truncation
+  bool truncated = false;
+};
+// Writes the legal actions of `observer` (none unless it is the current
+// player) into max_actions padded rows: action_id [A] (-1 padding),
+// features [A,17], arg_mask [A,12], action_mask [A]. Truncation keeps the
+// canonical prefix and reserves the last row for EndTurn when it is legal.
+// With combat_preview=false the two damage columns are -1.
+ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
+                              int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask);
+
+// One action's 17 features and 12 arg-mask flags (used by the row encoder).
+void encode_action(const GameState& s, int observer, int32_t id, bool combat_preview, int32_t* features,
+                   uint8_t* arg_mask);
+
+}  // namespace polyenv

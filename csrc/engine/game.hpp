@@ -1,0 +1,92 @@
+// game.hpp — the engine's public functions: setting up a game, the legal
+// action list, the transition function, and the queries the encoders and
+// bindings use. Nothing here knows of Python, threads or tensors.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "actions.hpp"
+#include "state.hpp"
+
+namespace polyenv {
+
+// Invalid user input (bad map size, malformed level, illegal action...).
+struct InvalidArgument : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+struct GameConfig {
+  int map_size = 11;
+  std::vector<int8_t> tribes = {kBardur, kImperius};  // one TribeKind per player, turn order
+  GameMode mode = kCapitals;
+  int max_turns = -1;               // -1: the mode's limit (50 Capitals, 30 Score)
+  bool full_observability = false;  // fog of war is on by default
+};
+
+// A board before the game starts: terrain and resources, and the capitals in
+// turn order (tile index, tribe). Produced by the generator or a CSV file.
+struct Level {
+  int size = 0;
+  std::vector<int8_t> terrain;   // size*size, row-major x*size+y
+  std::vector<int8_t> resource;  // Resource or kNoResource
+  std::vector<int16_t> capital_tiles;
+  std::vector<int8_t> capital_tribes;
+};
+
+// §1.4: generator. Deterministic in seed; tribes.size() players.
+Level generate_level(int map_size, const std::vector<int8_t>& tribes, uint64_t seed);
+// §1.3: Tribes CSV level text. Throws InvalidArgument naming line and token.
+Level parse_level_csv(std::string_view text);
+// Writes a level in the CSV format (inverse of parse_level_csv).
+std::string level_to_csv(const Level& level);
+
+// Sets `s` to the start of a game on `level`. cfg.tribes, when non-empty,
+// replaces the level's tribe keys (count must match). Throws InvalidArgument.
+void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_t seed);
+// A new game: generated level for cfg (map_size, tribes), seeded.
+void new_game(GameState& s, const GameConfig& cfg, uint64_t seed);
+
+// Writes the legal ids of the current player in ascending (canonical) order,
+// at most `capacity` of them, and returns how many are legal in total.
+int legal_actions(const GameState& s, int32_t* out, int capacity);
+// True when `id` is a legal action now.
+bool is_legal(const GameState& s, int32_t id);
+// Applies a legal action (unchecked: call is_legal first), then ends the turn
+// automatically while End Turn is the current player's only legal action.
+void apply_action(GameState& s, int32_t id);
+
+inline ActionSpace action_space(const GameState& s) { return ActionSpace(s.map_size, s.num_players); }
+
+// ---- queries used by encoders, bots and bindings
+int tech_cost(const GameState& s, int player, int tech);
+int star_income(const GameState& s, int player);   // next turn's income
+int city_production(const GameState& s, int city);
+struct CombatOutcome { int dealt = 0; int retaliation = 0; bool kills = false; bool counter = false; };
+// Damage of an attack by the unit on `attacker_tile` on the unit on `target_tile`.
+CombatOutcome combat_preview(const GameState& s, int attacker_tile, int target_tile);
+// Stars an action costs (negative: it gains stars) and the population it adds.
+int action_star_cost(const GameState& s, const Action& a);
+int action_population_gain(const GameState& s, const Action& a);
+// Fine-grained kind (ActionKind) of a decoded action in this state.
+int action_kind(const GameState& s, const Action& a);
+std::string describe_action(const GameState& s, int32_t id);
+// Per-observer alias of a unit's global id (never the global id itself).
+int32_t observed_unit_id(const GameState& s, int observer, int32_t uid);
+// Relative seat of `other` seen from `self`: 0 self, 1 next in turn order, ...
+inline int relative_player(const GameState& s, int self, int other) {
+  return (other - self + s.num_players) % s.num_players;
+}
+// Checks every invariant (cached counters vs recomputed values, tile/unit
+// back-references). Returns an empty string when consistent, else the first problem.
+std::string check_invariants(const GameState& s);
+// Scores in player order, and the final ranking (best first) per §12.2.
+std::vector<int> ranking(const GameState& s);
+
+// ---- serialization (versioned; from_bytes(to_bytes(s)) == s)
+std::string serialize(const GameState& s);
+void deserialize(GameState& s, std::string_view bytes);  // throws InvalidArgument
+
+}  // namespace polyenv

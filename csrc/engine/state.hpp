@@ -1,0 +1,139 @@
+// state.hpp — GameState, a plain value. Every container is a std::vector of
+// trivially copyable structs sized at setup, so `a = b` between states of the
+// same shape is a handful of memcpys with no allocation (clone == copy).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "rng.hpp"
+#include "rules.hpp"
+
+namespace polyenv {
+
+// One board cell. `city` is the territory owner (city index) or -1; a city
+// centre belongs to its own city. `unit` indexes GameState::units or is -1.
+struct Tile {
+  int8_t terrain = kPlain;
+  int8_t resource = kNoResource;
+  int8_t building = kNoBuilding;
+  int8_t building_level = 0;  // temples: 1..5
+  int8_t temple_turns = 0;    // turns since the temple's last level
+  uint8_t road = 0;
+  int16_t city = -1;
+  int16_t unit = -1;
+  bool operator==(const Tile&) const = default;
+};
+
+struct Unit {
+  int32_t uid = 0;  // global actor id; 0 marks a free slot
+  int8_t type = kNoUnit;
+  int8_t owner = -1;
+  int8_t status = kFinished;
+  int8_t land_type = kNoUnit;  // the land unit a boat carries
+  int16_t hp = 0;
+  int16_t max_hp = 0;
+  int16_t tile = -1;
+  int16_t home_city = -1;  // supporting city or -1 (tribe-level unit)
+  uint8_t kills = 0;
+  uint8_t veteran = 0;
+  bool alive() const { return uid != 0; }
+  bool operator==(const Unit&) const = default;
+};
+
+enum CityFlag : uint8_t { kCityCapital = 1, kCityWalls = 2, kCityOriginalCapital = 4 };
+
+struct City {
+  int32_t uid = 0;
+  int16_t tile = -1;
+  int8_t owner = -1;
+  int8_t level = 1;
+  int16_t population = 0;
+  int8_t bound = 1;       // territory radius
+  uint8_t flags = 0;      // CityFlag bits
+  int8_t workshops = 0;   // production bonus from Workshop rewards
+  int8_t parks = 0;
+  int16_t supported = 0;  // units whose home_city is this city
+  int32_t worth = 0;      // border + population + level-up + park + temple points (§12.3)
+  uint8_t connected = 0;  // linked to its owner's capital by the trade network
+  bool capital() const { return flags & kCityCapital; }
+  bool walls() const { return flags & kCityWalls; }
+  bool operator==(const City&) const = default;
+};
+
+enum PlayerResult : int8_t { kPlaying = 0, kWin = 1, kLoss = 2 };
+
+struct Player {
+  int8_t tribe = kXinXi;
+  int8_t result = kPlaying;
+  uint8_t alive = 1;
+  uint8_t declared_war_this_turn = 0;
+  int32_t stars = 0;
+  int32_t score = 0;
+  uint32_t techs = 0;               // bit per Tech
+  uint32_t researched = 0;          // techs gained through the Research action (Tower of Wisdom)
+  int16_t kills = 0;
+  int16_t capital_city = -1;        // this tribe's own starting capital
+  int16_t num_cities = 0;
+  int16_t pacifist_turns = 0;
+  int16_t stars_sent_this_turn = 0;
+  int16_t wars_declared = 0;
+  int32_t stars_sent = 0;
+  int16_t connected_cities = 0;
+  uint8_t monuments_available = 0;  // bit per monument (Building - kFirstMonument)
+  uint8_t monuments_built = 0;
+  uint16_t met = 0;                 // bit per player this tribe has met
+  uint32_t alias_key = 0;           // per-observer key of observed unit ids
+  int16_t explored_count = 0;
+  std::array<int8_t, kMaxPlayers> allegiance{};
+  bool has(int tech) const { return (techs >> tech) & 1u; }
+  bool operator==(const Player&) const = default;
+};
+
+struct GameState {
+  // -- configuration (fixed for the game)
+  int8_t map_size = 0;
+  int8_t num_players = 0;
+  int8_t mode = kCapitals;
+  uint8_t full_observability = 0;
+  int16_t turn_limit = kCapitalsTurnLimit;
+  int16_t num_tiles = 0;
+  // -- progress
+  int32_t tick = 0;            // rounds completed (Tribes' tick)
+  int32_t turns_played = 0;    // player turns started, all players
+  int8_t current_player = 0;
+  int8_t game_over = 0;
+  int8_t winner = -1;
+  int16_t pending_city = -1;   // city whose level-up reward must be chosen
+  int32_t next_uid = 1;
+  int32_t actions_applied = 0;
+  Rng rng;
+  // -- world
+  std::vector<Tile> tiles;
+  std::vector<Unit> units;     // slots; free slots have uid 0; size() = highest slot used + 1
+  std::vector<City> cities;    // created on capture; capacity reserved at setup
+  std::vector<Player> players;
+  std::vector<uint64_t> explored;  // num_players rows of explored_words() words
+
+  int explored_words() const { return (num_tiles + 63) / 64; }
+  bool explored_by(int player, int tile) const {
+    return (explored[size_t(player) * explored_words() + (tile >> 6)] >> (tile & 63)) & 1u;
+  }
+  int tile_index(int x, int y) const { return x * map_size + y; }
+  int tile_x(int tile) const { return tile / map_size; }
+  int tile_y(int tile) const { return tile % map_size; }
+  bool on_board(int x, int y) const { return x >= 0 && y >= 0 && x < map_size && y < map_size; }
+  int distance(int a, int b) const {
+    int dx = tile_x(a) - tile_x(b), dy = tile_y(a) - tile_y(b);
+    dx = dx < 0 ? -dx : dx; dy = dy < 0 ? -dy : dy;
+    return dx > dy ? dx : dy;
+  }
+  // Player owning a tile's territory, or -1.
+  int tile_owner(int tile) const {
+    int c = tiles[tile].city;
+    return c < 0 ? -1 : cities[c].owner;
+  }
+  const Unit* unit_at(int tile) const { int u = tiles[tile].unit; return u < 0 ? nullptr : &units[u]; }
+  bool operator==(const GameState&) const = default;
+};
+
+}  // namespace polyenv
