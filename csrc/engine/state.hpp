@@ -2,7 +2,9 @@
 // trivially copyable structs sized at setup, so `a = b` between states of the
 // same shape is a handful of memcpys with no allocation (clone == copy).
 #pragma once
+#include <array>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "rng.hpp"
@@ -36,6 +38,7 @@ struct Unit {
   int16_t home_city = -1;  // supporting city or -1 (tribe-level unit)
   uint8_t kills = 0;
   uint8_t veteran = 0;
+  uint8_t pad[2] = {};  // explicit, so the struct has no padding bytes (raw serialization)
   bool alive() const { return uid != 0; }
   bool operator==(const Unit&) const = default;
 };
@@ -44,17 +47,18 @@ enum CityFlag : uint8_t { kCityCapital = 1, kCityWalls = 2, kCityOriginalCapital
 
 struct City {
   int32_t uid = 0;
+  int32_t worth = 0;      // border + population + level-up + park + temple points (§12.3)
   int16_t tile = -1;
+  int16_t population = 0;
+  int16_t supported = 0;  // units whose home_city is this city
   int8_t owner = -1;
   int8_t level = 1;
-  int16_t population = 0;
   int8_t bound = 1;       // territory radius
   uint8_t flags = 0;      // CityFlag bits
   int8_t workshops = 0;   // production bonus from Workshop rewards
   int8_t parks = 0;
-  int16_t supported = 0;  // units whose home_city is this city
-  int32_t worth = 0;      // border + population + level-up + park + temple points (§12.3)
   uint8_t connected = 0;  // linked to its owner's capital by the trade network
+  uint8_t pad[3] = {};
   bool capital() const { return flags & kCityCapital; }
   bool walls() const { return flags & kCityWalls; }
   bool operator==(const City&) const = default;
@@ -82,12 +86,20 @@ struct Player {
   uint8_t monuments_available = 0;  // bit per monument (Building - kFirstMonument)
   uint8_t monuments_built = 0;
   uint16_t met = 0;                 // bit per player this tribe has met
+  uint16_t pad0 = 0;
   uint32_t alias_key = 0;           // per-observer key of observed unit ids
   int16_t explored_count = 0;
   std::array<int8_t, kMaxPlayers> allegiance{};
+  uint16_t pad1 = 0;
   bool has(int tech) const { return (techs >> tech) & 1u; }
   bool operator==(const Player&) const = default;
 };
+
+// Raw serialization and equality rely on structs without padding bytes.
+static_assert(std::has_unique_object_representations_v<Tile>);
+static_assert(std::has_unique_object_representations_v<Unit>);
+static_assert(std::has_unique_object_representations_v<City>);
+static_assert(std::has_unique_object_representations_v<Player>);
 
 struct GameState {
   // -- configuration (fixed for the game)
@@ -95,6 +107,7 @@ struct GameState {
   int8_t num_players = 0;
   int8_t mode = kCapitals;
   uint8_t full_observability = 0;
+  uint8_t auto_end_turn = 1;       // end the turn when End Turn is the only legal action
   int16_t turn_limit = kCapitalsTurnLimit;
   int16_t num_tiles = 0;
   // -- progress
@@ -116,7 +129,7 @@ struct GameState {
 
   int explored_words() const { return (num_tiles + 63) / 64; }
   bool explored_by(int player, int tile) const {
-    return (explored[size_t(player) * explored_words() + (tile >> 6)] >> (tile & 63)) & 1u;
+    return (explored[std::size_t(player) * explored_words() + (tile >> 6)] >> (tile & 63)) & 1u;
   }
   int tile_index(int x, int y) const { return x * map_size + y; }
   int tile_x(int tile) const { return tile / map_size; }

@@ -1,0 +1,390 @@
+// §8 cities (levels, rewards, capture) and §9 buildings and tile actions.
+#include "mechanics.hpp"
+
+namespace polyenv {
+
+int city_scan_radius(const City& c) { return c.level >= 4 ? 2 : 1; }
+
+int acting_city_for_tile(const GameState& s, int tile) {
+  int c = s.tiles[tile].city;
+  if (c < 0) return -1;
+  const City& city = s.cities[c];
+  if (city.owner != s.current_player || s.distance(city.tile, tile) > city_scan_radius(city)) return -1;
+  return c;
+}
+
+// ------------------------------------------------------------------ buildings
+
+namespace {
+
+bool city_has_building(const GameState& s, int city, int building) {
+  bool found = false;
+  for_each_in_radius(s, s.cities[city].tile, s.cities[city].bound, [&](int t) {
+    if (s.tiles[t].city == city && s.tiles[t].building == building) found = true;
+  });
+  return found;
+}
+
+int count_adjacent(const GameState& s, int tile, int building, int player) {
+  int count = 0;
+  for_each_neighbour(s, tile, [&](int nb) {
+    if (s.tiles[nb].building == building && s.tile_owner(nb) == player) ++count;
+  });
+  return count;
+}
+
+int monument_bit(int building) { return 1 << (building - kFirstMonument); }
+
+// Applies (sign +1) or reverses (sign -1) a building's population, score and
+// adjacency effects. Bonus buildings (windmill, sawmill, forge) pay their own
+// city per adjacent base building of the same tribe.
+void building_effects(GameState& s, int city, int tile, int building, int sign) {
+  const int player = s.cities[city].owner;
+  const BuildingInfo& info = kBuildings[building];
+  if (info.adjacent_to >= 0) {
+    add_population(s, city, sign * info.pop * count_adjacent(s, tile, info.adjacent_to, player));
+  } else {
+    add_population(s, city, sign * info.pop);
+  }
+  for_each_neighbour(s, tile, [&](int nb) {
+    int other = s.tiles[nb].building;
+    if (other < 0 || kBuildings[other].adjacent_to != building || s.tile_owner(nb) != player) return;
+    add_population(s, s.tiles[nb].city, sign * kBuildings[other].pop);
+  });
+  if (is_temple(building)) add_score(s, player, sign * kTempleScore);
+  if (is_monument(building)) add_score(s, player, sign * kMonumentScore);
+}
+
+}  // namespace
+
+bool can_build(const GameState& s, int city, int tile, int building) {
+  const Tile& t = s.tiles[tile];
+  const BuildingInfo& info = kBuildings[building];
+  const Player& p = s.players[s.cities[city].owner];
+  if (t.building != kNoBuilding || !(info.terrain_mask & (1u << t.terrain))) return false;
+  if (info.resource != kNoResource && t.resource != info.resource) return false;
+  if (info.tech != kNoTech && !p.has(info.tech)) return false;
+  if (p.stars < info.cost) return false;
+  if (is_monument(building) && !(p.monuments_available & monument_bit(building))) return false;
+  if (info.adjacent_to >= 0 && count_adjacent(s, tile, info.adjacent_to, s.cities[city].owner) == 0) return false;
+  if (info.one_per_city && city_has_building(s, city, building)) return false;
+  return true;
+}
+
+void apply_build(GameState& s, int city, int tile, int building) {
+  const int player = s.cities[city].owner;
+  Player& p = s.players[player];
+  p.stars -= kBuildings[building].cost;
+  Tile& t = s.tiles[tile];
+  t.building = int8_t(building);
+  t.resource = kNoResource;
+  if (building == kLumberHut) t.terrain = kPlain;  // quirk 5
+  if (is_temple(building)) { t.building_level = 1; t.temple_turns = 0; }
+  if (is_monument(building)) {
+    p.monuments_built |= uint8_t(monument_bit(building));
+    p.monuments_available &= uint8_t(~monument_bit(building));
+  }
+  building_effects(s, city, tile, building, +1);
+  if (building == kPort) update_trade_network(s, player);
+}
+
+// ------------------------------------------------------------------ tile actions
+
+namespace {
+int gather_tech(int resource) {
+  switch (resource) {
+    case kFruit: return kOrganization;
+    case kAnimal: return kHunting;
+    case kFish: return kFishing;
+    case kWhales: return kWhaling;
+    default: return kNoTech;  // crops, ore and ruins are not gathered
+  }
+}
+}  // namespace
+
+bool can_tile_action(const GameState& s, int city, int tile, int kind) {
+  const Tile& t = s.tiles[tile];
+  const Player& p = s.players[s.cities[city].owner];
+  switch (kind) {
+    case kGather: {
+      int tech = gather_tech(t.resource);
+      if (tech == kNoTech || !p.has(tech)) return false;
+      return t.resource == kWhales || p.stars >= kGatherCost;
+    }
+    case kClearForest: return t.terrain == kForest && p.has(kForestry);
+    case kBurnForest: return t.terrain == kForest && p.has(kChivalry) && p.stars >= kBurnForestCost;
+    case kGrowForest: return t.terrain == kPlain && p.has(kSpiritualism) && p.stars >= kGrowForestCost;
+    case kDestroy: return t.building != kNoBuilding && p.has(kConstruction);
+  }
+  return false;
+}
+
+void apply_tile_action(GameState& s, int city, int tile, int kind) {
+  Tile& t = s.tiles[tile];
+  const int player = s.cities[city].owner;
+  Player& p = s.players[player];
+  switch (kind) {
+    case kGather:
+      if (t.resource == kWhales) {
+        gain_stars(s, player, kWhaleStars);
+      } else {
+        p.stars -= kGatherCost;
+        add_population(s, city, 1);
+      }
+      t.resource = kNoResource;
+      break;
+    case kClearForest:
+      t.terrain = kPlain;
+      gain_stars(s, player, kClearForestStars);
+      break;
+    case kBurnForest:
+      p.stars -= kBurnForestCost;
+      t.terrain = kPlain;
+      t.resource = kCrops;
+      break;
+    case kGrowForest:
+      p.stars -= kGrowForestCost;
+      t.terrain = kForest;
+      t.resource = kNoResource;
+      break;
+    case kDestroy: {
+      const int building = t.building;
+      building_effects(s, city, tile, building, -1);
+      if (is_temple(building)) {  // quirk 6 fixed: the temple's level points go too
+        int points = 0;
+        for (int l = 1; l < t.building_level; ++l) points += kTempleLevelScore[l];
+        add_city_worth(s, city, -points);
+      }
+      t.building = kNoBuilding;
+      t.building_level = 0;
+      t.temple_turns = 0;
+      if (building == kPort) update_trade_network(s, player);
+      break;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ spawning and roads
+
+bool can_spawn(const GameState& s, int city, int unit_type) {
+  const City& c = s.cities[city];
+  const Player& p = s.players[c.owner];
+  const UnitInfo& info = kUnits[unit_type];
+  if (s.tiles[c.tile].unit >= 0 || c.supported >= city_capacity(c)) return false;
+  if (info.tech != kNoTech && !p.has(info.tech)) return false;
+  return p.stars >= info.cost;
+}
+
+bool can_build_road(const GameState& s, int player, int tile) {
+  const Player& p = s.players[player];
+  const Tile& t = s.tiles[tile];
+  if (!p.has(kRoads) || p.stars < 2 || t.road) return false;
+  if (t.terrain != kPlain && t.terrain != kForest && t.terrain != kVillage) return false;
+  if (!sees_tile(s, player, tile)) return false;
+  int owner = s.tile_owner(tile);
+  if (owner >= 0 && owner != player) return false;
+  const Unit* u = s.unit_at(tile);
+  return !(u && u->owner != player);
+}
+
+// ------------------------------------------------------------------ level-ups (§8.2)
+
+void explore_from(GameState& s, int player, int tile) {
+  for (int step = 0; step < kExplorerSteps; ++step) {
+    int options[8], count = 0;
+    for_each_neighbour(s, tile, [&](int nb) { if (s.tiles[nb].terrain != kDeep) options[count++] = nb; });
+    if (count == 0) break;
+    tile = options[s.rng.below(uint32_t(count))];
+    reveal_area(s, player, tile, 1);
+  }
+}
+
+void apply_level_up(GameState& s, int option) {
+  const int city = s.pending_city;
+  City& c = s.cities[city];
+  const int player = c.owner;
+  c.population = int16_t(c.population - (c.level + 1));  // consumed, no score change
+  c.level++;
+  const int level = c.level;
+  add_city_worth(s, city, level_up_score(level));
+  const LevelUpReward reward = option == 0 ? reward_a(level) : reward_b(level);
+  switch (reward) {
+    case kWorkshop: c.workshops++; break;
+    case kExplorer: explore_from(s, player, c.tile); break;
+    case kCityWall: c.flags |= kCityWalls; break;
+    case kResources: gain_stars(s, player, kResourcesRewardStars); break;
+    case kPopGrowth: add_population(s, city, kPopGrowthAmount); break;
+    case kBorderGrowth:
+      c.bound++;
+      claim_territory(s, city, c.bound);
+      update_trade_network(s, player);
+      break;
+    case kPark:
+      c.parks++;
+      add_city_worth(s, city, kParkScore);
+      break;
+    case kSuperUnit:
+      push_unit_away(s, c.tile);
+      add_unit(s, player, kGiant, c.tile, city, kFinished);
+      break;
+    default: break;
+  }
+  if (level >= kParkOfFortuneLevel) make_monument_available(s, player, kParkOfFortune);
+}
+
+// ------------------------------------------------------------------ capture (§8.4)
+
+namespace {
+
+// Highest-uid unit of `player` supported by `city`, or -1.
+int last_unit_of(const GameState& s, int city) {
+  int best = -1;
+  for (int i = 0; i < int(s.units.size()); ++i) {
+    const Unit& u = s.units[i];
+    if (u.alive() && u.home_city == city && (best < 0 || u.uid > s.units[best].uid)) best = i;
+  }
+  return best;
+}
+
+void rehome(GameState& s, int slot, int city) {
+  Unit& u = s.units[slot];
+  if (u.home_city >= 0) s.cities[u.home_city].supported--;
+  u.home_city = int16_t(city);
+  if (city >= 0) s.cities[city].supported++;
+}
+
+// A random city of `player` (other than `exclude`) satisfying `pred`, or -1.
+template <class Pred>
+int random_city(GameState& s, int player, int exclude, Pred&& pred) {
+  int candidates[kMaxTiles], count = 0;
+  for (int i = 0; i < int(s.cities.size()); ++i) {
+    if (i != exclude && s.cities[i].owner == player && pred(s.cities[i])) candidates[count++] = i;
+  }
+  return count == 0 ? -1 : candidates[s.rng.below(uint32_t(count))];
+}
+
+void eliminate(GameState& s, int player) {
+  Player& p = s.players[player];
+  p.alive = 0;
+  p.result = kLoss;
+  for (int i = int(s.units.size()) - 1; i >= 0; --i) {
+    if (i < int(s.units.size()) && s.units[i].alive() && s.units[i].owner == player) remove_unit(s, i);
+  }
+}
+
+void capture_village(GameState& s, int slot) {
+  Unit& u = s.units[slot];
+  const int player = u.owner, tile = u.tile;
+  const int city = create_city(s, player, tile, false);
+  reveal_area(s, player, tile, 1);
+  // Bookkeeping (§8.4): one unit supported elsewhere moves its home here.
+  const Player& p = s.players[player];
+  int donor = -1;
+  if (p.capital_city >= 0 && s.cities[p.capital_city].owner == player) donor = last_unit_of(s, p.capital_city);
+  if (donor < 0) {
+    int other = random_city(s, player, city, [](const City& c) { return c.supported > 0; });
+    if (other >= 0) donor = last_unit_of(s, other);
+  }
+  if (donor >= 0) rehome(s, donor, city);
+  update_trade_network(s, player);
+}
+
+void capture_city(GameState& s, int slot) {
+  const int tile = s.units[slot].tile;
+  const int player = s.units[slot].owner;
+  const int city = s.tiles[tile].city;
+  City& c = s.cities[city];
+  const int loser = c.owner;
+  Player& lost = s.players[loser];
+  if (c.connected) {  // leaves the loser's trade network first
+    c.connected = 0;
+    add_population(s, city, -1);
+    if (lost.capital_city >= 0 && s.cities[lost.capital_city].owner == loser) add_population(s, lost.capital_city, -1);
+    lost.connected_cities--;
+  }
+  add_score(s, loser, -c.worth);
+  add_score(s, player, c.worth);
+  c.owner = int8_t(player);
+  lost.num_cities--;
+  s.players[player].num_cities++;
+  change_allegiance(s, player, loser, kCaptureAllegiance);
+  // The loser's units supported here go home, to another city with room, or become tribe-level.
+  for (int i = 0; i < int(s.units.size()); ++i) {
+    Unit& u = s.units[i];
+    if (!u.alive() || u.home_city != city || u.owner != loser) continue;
+    int target = -1;
+    if (lost.capital_city >= 0 && lost.capital_city != city && s.cities[lost.capital_city].owner == loser &&
+        s.cities[lost.capital_city].supported < city_capacity(s.cities[lost.capital_city])) {
+      target = lost.capital_city;
+    } else {
+      target = random_city(s, loser, city, [](const City& o) { return o.supported < city_capacity(o); });
+    }
+    rehome(s, i, target);
+  }
+  if (lost.num_cities == 0) eliminate(s, loser);
+  else update_trade_network(s, loser);
+  update_trade_network(s, player);
+}
+
+}  // namespace
+
+void capture(GameState& s, int slot) {
+  s.units[slot].status = kFinished;
+  if (s.tiles[s.units[slot].tile].terrain == kVillage) capture_village(s, slot);
+  else capture_city(s, slot);
+}
+
+// ------------------------------------------------------------------ ruins (§11)
+
+namespace {
+enum RuinsOutcome { kRuinsGiant, kRuinsResearch, kRuinsPopGrowth, kRuinsExplorer, kRuinsResources };
+
+int researchable_count(const GameState& s, int player, int* out) {
+  const Player& p = s.players[player];
+  int count = 0;
+  for (int t = 0; t < kNumTechs; ++t) {
+    int parent = kTechs[t].parent;
+    if (!p.has(t) && (parent == kNoTech || p.has(parent))) out[count++] = t;
+  }
+  return count;
+}
+}  // namespace
+
+void examine_ruins(GameState& s, int slot) {
+  Unit& u = s.units[slot];
+  const int player = u.owner, tile = u.tile;
+  u.status = kFinished;
+  s.tiles[tile].resource = kNoResource;
+  int techs[kNumTechs];
+  const int researchable = researchable_count(s, player, techs);
+  // Equal chances; with nothing to research the Research outcome is redrawn.
+  int outcome = researchable > 0 ? int(s.rng.below(5)) : int(s.rng.below(4));
+  if (researchable == 0 && outcome >= kRuinsResearch) ++outcome;
+  Player& p = s.players[player];
+  switch (outcome) {
+    case kRuinsGiant: {
+      push_unit_away(s, tile);
+      if (is_water(s.tiles[tile].terrain)) {
+        // quirk 8 fixed: a Battleship carrying a Warrior at 10/10.
+        int b = add_unit(s, player, kBattleship, tile, -1, kFinished);
+        s.units[b].land_type = kWarrior;
+        s.units[b].max_hp = s.units[b].hp = kUnits[kWarrior].max_hp;
+      } else {
+        add_unit(s, player, kGiant, tile, -1, kFinished);
+      }
+      unit_seen(s, player, tile);
+      break;
+    }
+    case kRuinsResearch: grant_tech(s, player, techs[s.rng.below(uint32_t(researchable))], false); break;
+    case kRuinsPopGrowth: {
+      int city = p.capital_city >= 0 && s.cities[p.capital_city].owner == player ? p.capital_city : -1;
+      for (int i = 0; city < 0 && i < int(s.cities.size()); ++i) if (s.cities[i].owner == player) city = i;
+      if (city >= 0) add_population(s, city, kPopGrowthAmount);
+      break;
+    }
+    case kRuinsExplorer: explore_from(s, player, tile); break;
+    case kRuinsResources: gain_stars(s, player, kRuinsStars); break;
+  }
+}
+
+}  // namespace polyenv

@@ -1,0 +1,78 @@
+// check_invariants: every cached counter against its recomputed value, and
+// every back-reference between tiles, units and cities. Used by the
+// random-simulation tests and when loading bytes.
+#include <string>
+
+#include "mechanics.hpp"
+
+namespace polyenv {
+
+namespace {
+std::string at(const char* what, int i) { return std::string(what) + " " + std::to_string(i) + ": "; }
+}  // namespace
+
+std::string check_invariants(const GameState& s) {
+  const int tiles = s.num_tiles, players = s.num_players;
+  if (int(s.tiles.size()) != tiles || int(s.players.size()) != players ||
+      int(s.explored.size()) != players * s.explored_words()) {
+    return "array sizes do not match the board";
+  }
+  if (s.current_player < 0 || s.current_player >= players) return "current player out of range";
+  if (!s.units.empty() && !s.units.back().alive()) return "trailing free unit slot";
+  std::vector<int> supported(s.cities.size(), 0), cities_of(players, 0), connected_of(players, 0);
+  for (int t = 0; t < tiles; ++t) {
+    const Tile& tile = s.tiles[t];
+    if (tile.terrain < 0 || tile.terrain >= kNumTerrains) return at("tile", t) + "bad terrain";
+    if (tile.unit >= 0 && (tile.unit >= int(s.units.size()) || !s.units[tile.unit].alive() ||
+                           s.units[tile.unit].tile != t)) {
+      return at("tile", t) + "unit back-reference broken";
+    }
+    if (tile.city >= int(s.cities.size())) return at("tile", t) + "territory city out of range";
+    if (tile.terrain == kCity && (tile.city < 0 || s.cities[tile.city].tile != t)) {
+      return at("tile", t) + "city terrain without its city";
+    }
+  }
+  for (int i = 0; i < int(s.units.size()); ++i) {
+    const Unit& u = s.units[i];
+    if (!u.alive()) continue;
+    if (u.tile < 0 || u.tile >= tiles || s.tiles[u.tile].unit != i) return at("unit", i) + "tile back-reference broken";
+    if (u.owner < 0 || u.owner >= players || !s.players[u.owner].alive) return at("unit", i) + "bad owner";
+    if (u.type < 0 || u.type >= kNumUnitTypes) return at("unit", i) + "bad type";
+    if (u.hp <= 0 || u.hp > u.max_hp) return at("unit", i) + "hp outside (0, max]";
+    if (is_naval(u.type) != (u.land_type != kNoUnit)) return at("unit", i) + "carried type mismatch";
+    if (u.home_city >= 0) {
+      if (u.home_city >= int(s.cities.size()) || s.cities[u.home_city].owner != u.owner) {
+        return at("unit", i) + "home city not owned by the unit's tribe";
+      }
+      supported[u.home_city]++;
+    }
+  }
+  for (int c = 0; c < int(s.cities.size()); ++c) {
+    const City& city = s.cities[c];
+    if (city.owner < 0 || city.owner >= players) return at("city", c) + "bad owner";
+    if (city.tile < 0 || city.tile >= tiles || s.tiles[city.tile].city != c) return at("city", c) + "centre not owned";
+    if (city.supported != supported[c]) return at("city", c) + "supported count is stale";
+    if (city.population < -city.level) return at("city", c) + "population below the floor";
+    cities_of[city.owner]++;
+    connected_of[city.owner] += city.connected;
+  }
+  for (int p = 0; p < players; ++p) {
+    const Player& pl = s.players[p];
+    if (pl.num_cities != cities_of[p]) return at("player", p) + "city count is stale";
+    if (pl.connected_cities != connected_of[p]) return at("player", p) + "connected city count is stale";
+    if (pl.stars < 0) return at("player", p) + "negative stars";
+    int explored = 0;
+    for (int w = 0; w < s.explored_words(); ++w) explored += __builtin_popcountll(s.explored[p * s.explored_words() + w]);
+    if (!s.full_observability && pl.explored_count != explored) return at("player", p) + "explored count is stale";
+    for (int q = 0; q < players; ++q) {
+      int a = pl.allegiance[q];
+      if (a != s.players[q].allegiance[p] || a < -kAllegianceLimit || a > kAllegianceLimit) {
+        return at("player", p) + "allegiance not symmetric or out of range";
+      }
+    }
+  }
+  if (!s.game_over && s.pending_city != find_pending_city(s)) return "pending level-up is stale";
+  return {};
+}
+
+}  // namespace polyenv

@@ -1,0 +1,69 @@
+// mechanics.hpp — rule procedures shared between the legal-action
+// enumerator (legal.cpp) and the transition function (step.cpp). Internal to
+// the engine: callers outside csrc/engine use game.hpp.
+#pragma once
+#include <cstdint>
+
+#include "game.hpp"
+#include "world.hpp"
+
+namespace polyenv {
+
+inline constexpr int kMaxTiles = kMaxMapSize * kMaxMapSize;
+
+// ---- §5 status machine
+bool can_move(const Unit& u);
+bool can_attack(const Unit& u);
+void after_move_status(Unit& u);
+void after_attack_status(Unit& u, bool killed);
+
+// ---- §6 movement. Writes the reachable empty tiles in ascending order.
+int reachable_tiles(const GameState& s, int slot, int16_t* out);
+// Moves the unit along its path to `to`: embark/disembark, vision, status.
+void move_unit(GameState& s, int slot, int to);
+// §8.5 push test: can the unit of `player` be placed on `tile`?
+bool push_target_usable(const GameState& s, int player, int tile);
+// Places a unit on a usable tile, embarking it on a port (returns new slot).
+int place_unit_on(GameState& s, int slot, int tile);
+// Pushes the unit on `tile` out of the way (PUSHED), or kills it.
+void push_unit_away(GameState& s, int tile);
+
+// ---- §7 combat
+double defence_bonus(const GameState& s, const Unit& defender);
+CombatOutcome compute_combat(const GameState& s, const Unit& attacker, const Unit& defender);
+bool can_target(const GameState& s, const Unit& attacker, int target_tile);
+bool can_convert(const GameState& s, const Unit& bender, int target_tile);
+void resolve_attack(GameState& s, int slot, int target_tile);
+void resolve_convert(GameState& s, int slot, int target_tile);
+
+// ---- §8, §9 cities, buildings and tile actions
+int city_scan_radius(const City& c);
+// The city whose territory (within its scan radius) holds `tile`, for the current player; -1 if none.
+int acting_city_for_tile(const GameState& s, int tile);
+bool can_build(const GameState& s, int city, int tile, int building);
+bool can_tile_action(const GameState& s, int city, int tile, int kind);
+void apply_build(GameState& s, int city, int tile, int building);
+void apply_tile_action(GameState& s, int city, int tile, int kind);
+bool can_spawn(const GameState& s, int city, int unit_type);
+void apply_level_up(GameState& s, int option);
+void capture(GameState& s, int slot);
+void examine_ruins(GameState& s, int slot);
+void explore_from(GameState& s, int player, int tile);
+bool can_build_road(const GameState& s, int player, int tile);
+
+// ---- §10, §11 unit and tribe actions
+bool unit_self_legal(const GameState& s, const Unit& u, int kind);
+void apply_unit_self(GameState& s, int slot, int kind);
+bool can_research(const GameState& s, int player, int tech);
+bool can_declare_war(const GameState& s, int player, int target);
+int max_send_stars(const GameState& s, int player);  // largest n allowed now (0: none)
+
+// ---- §12 turns
+bool only_end_turn(const GameState& s);  // End Turn is the single legal action
+void end_turn(GameState& s);
+// Recomputes the pending level-up and plays forced End Turns (after setup or an edit).
+void settle_turn(GameState& s);
+void start_turn(GameState& s);
+void finish_game(GameState& s, int forced_winner);
+
+}  // namespace polyenv

@@ -1,0 +1,100 @@
+// Game setup from a Level (§1.3 loading rules, §2 tribes).
+#include <string>
+
+#include "mechanics.hpp"
+
+namespace polyenv {
+
+namespace {
+
+void validate(const Level& level, const std::vector<int8_t>& tribes) {
+  const int n = level.size;
+  if (n < kMinMapSize || n > kMaxMapSize) {
+    throw InvalidArgument("map size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
+                          std::to_string(kMaxMapSize) + "]");
+  }
+  if (int(level.terrain.size()) != n * n || int(level.resource.size()) != n * n) {
+    throw InvalidArgument("level grids do not match its size");
+  }
+  if (tribes.empty() || int(tribes.size()) > kMaxPlayers) {
+    throw InvalidArgument("a game needs 1 to " + std::to_string(kMaxPlayers) + " players, got " +
+                          std::to_string(tribes.size()));
+  }
+  if (tribes.size() != level.capital_tiles.size()) {
+    throw InvalidArgument("the level has " + std::to_string(level.capital_tiles.size()) + " capitals but " +
+                          std::to_string(tribes.size()) + " players were given");
+  }
+  for (int8_t t : tribes) {
+    if (t < 0 || t >= kNumTribes) throw InvalidArgument("tribe key " + std::to_string(t) + " is outside [0, 11]");
+  }
+  for (int16_t tile : level.capital_tiles) {
+    if (tile < 0 || tile >= n * n) throw InvalidArgument("capital tile outside the board");
+  }
+}
+
+}  // namespace
+
+void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_t seed) {
+  const std::vector<int8_t>& tribes = cfg.tribes.empty() ? level.capital_tribes : cfg.tribes;
+  validate(level, tribes);
+  const int n = level.size, tiles = n * n, players = int(tribes.size());
+  const bool auto_end = s.auto_end_turn;
+  s = GameState{};
+  s.auto_end_turn = auto_end;
+  s.map_size = int8_t(n);
+  s.num_players = int8_t(players);
+  s.num_tiles = int16_t(tiles);
+  s.mode = cfg.mode;
+  s.full_observability = cfg.full_observability;
+  s.turn_limit = int16_t(cfg.max_turns >= 0 ? cfg.max_turns : cfg.mode == kScore ? kScoreTurnLimit : kCapitalsTurnLimit);
+  uint64_t mix = seed;
+  s.rng.seed(splitmix64(mix), splitmix64(mix));
+
+  s.tiles.resize(tiles);
+  int villages = 0;
+  for (int t = 0; t < tiles; ++t) {
+    s.tiles[t].terrain = level.terrain[t] == kCity ? int8_t(kPlain) : level.terrain[t];
+    s.tiles[t].resource = level.resource[t];
+    villages += level.terrain[t] == kVillage;
+  }
+  s.units.reserve(tiles);
+  s.cities.reserve(villages + players);
+  s.players.resize(players);
+  s.explored.assign(size_t(players) * s.explored_words(), cfg.full_observability ? ~uint64_t(0) : 0);
+  for (int i = 0; i < players; ++i) {
+    Player& p = s.players[i];
+    p.tribe = tribes[i];
+    p.alias_key = uint32_t(splitmix64(mix));
+    p.stars = kStartingStars;
+    if (cfg.full_observability) p.explored_count = int16_t(tiles);
+  }
+  for (int i = 0; i < players; ++i) {
+    const TribeInfo& info = kTribes[tribes[i]];
+    const int tile = level.capital_tiles[i];
+    const int city = create_city(s, i, tile, true);
+    if (tribes[i] == kLuxidoor) {  // §2: capital at level 3 with walls
+      s.cities[city].level = kLuxidoorCapitalLevel;
+      s.cities[city].flags |= kCityWalls;
+    }
+    if (info.start_tech != kNoTech) {
+      grant_tech(s, i, info.start_tech, false);
+      add_score(s, i, kTechs[info.start_tech].tier * kTechScorePerTier);
+    }
+    const int unit = add_unit(s, i, info.start_unit, tile, city, kFinished);
+    add_score(s, i, unit_points(s.units[unit]));
+  }
+  for (int i = 0; i < players; ++i) reveal_area(s, i, level.capital_tiles[i], 2);
+  for (int i = 0; i < players; ++i) update_trade_network(s, i);
+  s.current_player = 0;
+  s.tick = 0;
+  start_turn(s);
+  settle_turn(s);
+}
+
+void new_game(GameState& s, const GameConfig& cfg, uint64_t seed) {
+  uint64_t mix = seed ^ 0x5DEECE66Dull;
+  Level level = generate_level(cfg.map_size, cfg.tribes, splitmix64(mix));
+  setup_game(s, level, cfg, splitmix64(mix));
+}
+
+}  // namespace polyenv

@@ -1,0 +1,89 @@
+// The transition function: applies one legal action, then settles the turn
+// (End Turn is played automatically while it is the only legal action).
+#include "mechanics.hpp"
+
+namespace polyenv {
+
+namespace {
+
+void research(GameState& s, int player, int tech) {
+  Player& p = s.players[player];
+  p.stars -= tech_cost(s, player, tech);
+  grant_tech(s, player, tech, true);
+  add_score(s, player, kTechs[tech].tier * kTechScorePerTier);
+}
+
+// §10: the pair goes to -30; tribes hostile to the target warm to the declarer.
+void declare_war(GameState& s, int player, int target) {
+  set_allegiance(s, player, target, kWarAllegiance);
+  for (int x = 0; x < s.num_players; ++x) {
+    if (x == player || x == target || s.players[x].allegiance[target] >= 0) continue;
+    set_allegiance(s, x, player, s.players[x].allegiance[player] + (-kWarAllegiance / 2));
+  }
+  s.players[player].wars_declared++;
+  s.players[player].declared_war_this_turn = 1;
+}
+
+void send_stars(GameState& s, int player, int target, int n) {
+  Player& p = s.players[player];
+  p.stars -= n;
+  p.stars_sent_this_turn = int16_t(p.stars_sent_this_turn + n);
+  p.stars_sent += n;
+  add_score(s, player, n);
+  gain_stars(s, target, n);
+  change_allegiance(s, player, target, n);
+}
+
+void build_road(GameState& s, int player, int tile) {
+  s.players[player].stars -= 2;
+  s.tiles[tile].road = 1;
+  // A road on a neutral tile can join any tribe's network.
+  for (int i = 0; i < s.num_players; ++i) if (s.players[i].alive) update_trade_network(s, i);
+}
+
+void spawn(GameState& s, int tile, int type) {
+  const int city = s.tiles[tile].city;
+  const int player = s.cities[city].owner;
+  s.players[player].stars -= kUnits[type].cost;
+  int slot = add_unit(s, player, type, tile, city, kFinished);
+  add_score(s, player, unit_points(s.units[slot]));
+  unit_seen(s, player, tile);  // spawned units give no vision of their own (quirk 12)
+}
+
+void settle(GameState& s) {
+  if (s.game_over) return;
+  s.pending_city = int16_t(find_pending_city(s));
+  while (!s.game_over && s.auto_end_turn && s.pending_city < 0 && only_end_turn(s)) end_turn(s);
+}
+
+}  // namespace
+
+void apply_action(GameState& s, int32_t id) {
+  const Action a = action_space(s).decode(id);
+  const int player = s.current_player;
+  switch (a.block) {
+    case kBlockEndTurn: end_turn(s); break;
+    case kBlockResearch: research(s, player, a.arg); break;
+    case kBlockLevelUp: apply_level_up(s, a.arg); break;
+    case kBlockDeclareWar: declare_war(s, player, (player + a.arg) % s.num_players); break;
+    case kBlockSendStars: send_stars(s, player, (player + a.arg) % s.num_players, a.amount); break;
+    case kBlockBuildRoad: build_road(s, player, a.target); break;
+    case kBlockSpawn: spawn(s, a.source, a.arg); break;
+    case kBlockBuild: apply_build(s, acting_city_for_tile(s, a.target), a.target, a.arg); break;
+    case kBlockTileAction: apply_tile_action(s, acting_city_for_tile(s, a.target), a.target, a.arg); break;
+    case kBlockUnitSelf: apply_unit_self(s, s.tiles[a.source].unit, a.arg); break;
+    case kBlockAttack: {
+      const int slot = s.tiles[a.source].unit;
+      if (s.units[slot].type == kMindBender) resolve_convert(s, slot, a.target);
+      else resolve_attack(s, slot, a.target);
+      break;
+    }
+    case kBlockMove: move_unit(s, s.tiles[a.source].unit, a.target); break;
+  }
+  s.actions_applied++;
+  settle(s);
+}
+
+void settle_turn(GameState& s) { settle(s); }
+
+}  // namespace polyenv

@@ -1,0 +1,278 @@
+#include "world.hpp"
+
+#include <algorithm>
+
+namespace polyenv {
+
+// ------------------------------------------------------------------ units
+
+int add_unit(GameState& s, int player, int type, int tile, int home_city, int status) {
+  int slot = 0;
+  while (slot < int(s.units.size()) && s.units[slot].alive()) ++slot;
+  if (slot == int(s.units.size())) s.units.emplace_back();  // capacity reserved at setup
+  Unit& u = s.units[slot];
+  u = Unit{};
+  u.uid = s.next_uid++;
+  u.type = int8_t(type);
+  u.owner = int8_t(player);
+  u.status = int8_t(status);
+  u.max_hp = kUnits[type].max_hp;
+  u.hp = u.max_hp;
+  u.tile = int16_t(tile);
+  u.home_city = int16_t(home_city);
+  s.tiles[tile].unit = int16_t(slot);
+  if (home_city >= 0) s.cities[home_city].supported++;
+  return slot;
+}
+
+void remove_unit(GameState& s, int slot) {
+  Unit& u = s.units[slot];
+  if (u.home_city >= 0) s.cities[u.home_city].supported--;
+  s.tiles[u.tile].unit = -1;
+  u = Unit{};
+  while (!s.units.empty() && !s.units.back().alive()) s.units.pop_back();
+}
+
+int unit_points(const Unit& u) { return kUnits[u.type].points; }
+
+void kill_unit(GameState& s, int slot) {
+  add_score(s, s.units[slot].owner, -unit_points(s.units[slot]));
+  remove_unit(s, slot);
+}
+
+void relocate_unit(GameState& s, int slot, int to) {
+  Unit& u = s.units[slot];
+  s.tiles[u.tile].unit = -1;
+  u.tile = int16_t(to);
+  s.tiles[to].unit = int16_t(slot);
+}
+
+int unit_attack(const Unit& u) { return kUnits[u.type].atk; }
+int unit_defence(const Unit& u) { return kUnits[u.type].def; }
+int unit_range(const Unit& u) { return kUnits[u.type].range; }
+int unit_movement(const Unit& u) { return kUnits[u.type].mov; }
+
+// ------------------------------------------------------------------ vision
+
+bool sees_tile(const GameState& s, int player, int tile) {
+  return s.full_observability || s.explored_by(player, tile);
+}
+
+namespace {
+
+// §6: the first time a tribe sees another tribe, it gets one random tech that
+// tribe has and it lacks (no score).
+void meet(GameState& s, int player, int other) {
+  if (player == other || other < 0) return;
+  Player& p = s.players[player];
+  if ((p.met >> other) & 1u) return;
+  p.met = uint16_t(p.met | (1u << other));
+  uint32_t candidates = s.players[other].techs & ~p.techs;
+  int n = __builtin_popcount(candidates);
+  if (n == 0) return;
+  int pick = int(s.rng.below(uint32_t(n)));
+  for (int t = 0; t < kNumTechs; ++t) {
+    if (!((candidates >> t) & 1u)) continue;
+    if (pick-- == 0) { grant_tech(s, player, t, false); return; }
+  }
+}
+
+}  // namespace
+
+void reveal_area(GameState& s, int player, int tile, int radius) {
+  if (s.full_observability) return;
+  const int words = s.explored_words();
+  uint64_t* row = &s.explored[std::size_t(player) * words];
+  Player& p = s.players[player];
+  for_each_in_radius(s, tile, radius, [&](int t) {
+    uint64_t bit = uint64_t(1) << (t & 63);
+    if (!(row[t >> 6] & bit)) {
+      row[t >> 6] |= bit;
+      p.explored_count++;
+      add_score(s, player, kRevealScore);
+    }
+    const Unit* u = s.unit_at(t);
+    if (u && u->owner != player) meet(s, player, u->owner);
+    int owner = s.tile_owner(t);
+    if (owner >= 0 && owner != player) meet(s, player, owner);
+  });
+  if (p.explored_count == s.num_tiles) make_monument_available(s, player, kEyeOfGod);
+}
+
+void unit_seen(GameState& s, int owner, int tile) {
+  if (s.full_observability) return;
+  for (int q = 0; q < s.num_players; ++q) {
+    if (q != owner && s.players[q].alive && s.explored_by(q, tile)) meet(s, q, owner);
+  }
+}
+
+// ------------------------------------------------------------------ cities
+
+int create_city(GameState& s, int player, int tile, bool capital) {
+  int idx = int(s.cities.size());
+  s.cities.emplace_back();  // capacity reserved at setup (villages + capitals)
+  City& c = s.cities[idx];
+  c.uid = s.next_uid++;
+  c.tile = int16_t(tile);
+  c.owner = int8_t(player);
+  if (capital) c.flags = kCityCapital | kCityOriginalCapital;
+  s.tiles[tile].terrain = kCity;
+  s.tiles[tile].resource = kNoResource;
+  s.tiles[tile].city = -1;  // the centre is claimed below like any tile
+  Player& p = s.players[player];
+  p.num_cities++;
+  if (capital && p.capital_city < 0) p.capital_city = int16_t(idx);
+  add_score(s, player, kCityCentreScore);
+  claim_territory(s, idx, c.bound);
+  return idx;
+}
+
+void claim_territory(GameState& s, int city, int radius) {
+  const int centre = s.cities[city].tile;
+  for_each_in_radius(s, centre, radius, [&](int t) {
+    Tile& tile = s.tiles[t];
+    if (tile.city >= 0) return;
+    if (tile.terrain == kVillage || (tile.terrain == kCity && t != centre)) return;  // other centres
+    tile.city = int16_t(city);
+    add_city_worth(s, city, kTileClaimScore);
+  });
+}
+
+void add_population(GameState& s, int city, int delta) {
+  City& c = s.cities[city];
+  int before = c.population;
+  int after = std::max(before + delta, -int(c.level));
+  c.population = int16_t(after);
+  add_city_worth(s, city, kPopulationScore * (after - before));
+}
+
+int city_capacity(const City& c) { return c.level + 1; }
+
+int find_pending_city(const GameState& s) {
+  for (int i = 0; i < int(s.cities.size()); ++i) {
+    const City& c = s.cities[i];
+    if (c.owner == s.current_player && c.population >= c.level + 1) return i;
+  }
+  return -1;
+}
+
+// ------------------------------------------------------------------ players
+
+void add_score(GameState& s, int player, int delta) { s.players[player].score += delta; }
+
+void add_city_worth(GameState& s, int city, int delta) {
+  s.cities[city].worth += delta;
+  add_score(s, s.cities[city].owner, delta);
+}
+
+void gain_stars(GameState& s, int player, int n) {
+  s.players[player].stars += n;
+  if (s.players[player].stars >= kTombStars) make_monument_available(s, player, kEmperorsTomb);
+}
+
+void grant_tech(GameState& s, int player, int tech, bool researched) {
+  Player& p = s.players[player];
+  p.techs |= 1u << tech;
+  if (researched) {
+    p.researched |= 1u << tech;
+    if (p.researched == (1u << kNumTechs) - 1) make_monument_available(s, player, kTowerOfWisdom);
+  }
+}
+
+int count_known_techs(const Player& p) { return __builtin_popcount(p.techs); }
+
+void make_monument_available(GameState& s, int player, int monument) {
+  Player& p = s.players[player];
+  const uint8_t bit = uint8_t(1u << (monument - kFirstMonument));
+  if (monument != kAltarOfPeace && (p.monuments_built & bit)) return;  // quirk 7: only the Altar returns
+  p.monuments_available |= bit;
+}
+
+void set_allegiance(GameState& s, int a, int b, int value) {
+  value = std::clamp(value, -kAllegianceLimit, kAllegianceLimit);
+  s.players[a].allegiance[b] = int8_t(value);
+  s.players[b].allegiance[a] = int8_t(value);
+}
+
+void change_allegiance(GameState& s, int actor, int target, int value) {
+  if (actor == target) return;
+  set_allegiance(s, actor, target, s.players[actor].allegiance[target] + value);
+  const int knock_on = value / -2;  // C++ division truncates, as Java's
+  if (knock_on == 0) return;
+  for (int x = 0; x < s.num_players; ++x) {
+    if (x == actor || x == target || s.players[x].allegiance[target] >= 0) continue;
+    set_allegiance(s, x, actor, s.players[x].allegiance[actor] + knock_on);
+  }
+}
+
+// ------------------------------------------------------------------ trade network
+
+namespace {
+constexpr int kMaxTiles = kMaxMapSize * kMaxMapSize;
+constexpr int kPortWaterLink = 4;
+
+bool network_node(const GameState& s, int player, int t) {
+  const Tile& tile = s.tiles[t];
+  int owner = s.tile_owner(t);
+  if (tile.terrain == kCity) return owner == player && s.cities[tile.city].tile == t;
+  if (tile.building == kPort) return owner == player;
+  return tile.road && (owner < 0 || owner == player);
+}
+
+// Own ports reachable from `port` over <= 4 revealed water tiles, neutral or own.
+template <class F>
+void linked_ports(const GameState& s, int player, int port, F&& f) {
+  int16_t queue[kMaxTiles];
+  int8_t depth[kMaxTiles];
+  bool seen[kMaxTiles] = {};
+  int head = 0, tail = 0;
+  queue[tail] = int16_t(port); depth[tail++] = 0; seen[port] = true;
+  while (head < tail) {
+    int t = queue[head]; int d = depth[head++];
+    if (d == kPortWaterLink) continue;
+    for_each_neighbour(s, t, [&](int nb) {
+      if (seen[nb] || !is_water(s.tiles[nb].terrain) || !sees_tile(s, player, nb)) return;
+      int owner = s.tile_owner(nb);
+      if (owner >= 0 && owner != player) return;
+      seen[nb] = true;
+      if (s.tiles[nb].building == kPort && owner == player) f(nb);
+      queue[tail] = int16_t(nb); depth[tail++] = int8_t(d + 1);
+    });
+  }
+}
+}  // namespace
+
+void update_trade_network(GameState& s, int player) {
+  Player& p = s.players[player];
+  bool reached[kMaxTiles] = {};
+  const bool holds_capital = p.capital_city >= 0 && s.cities[p.capital_city].owner == player;
+  if (holds_capital) {
+    int16_t queue[kMaxTiles];
+    int head = 0, tail = 0;
+    int start = s.cities[p.capital_city].tile;
+    queue[tail++] = int16_t(start); reached[start] = true;
+    auto push = [&](int t) { if (!reached[t]) { reached[t] = true; queue[tail++] = int16_t(t); } };
+    while (head < tail) {
+      int t = queue[head++];
+      for_each_neighbour(s, t, [&](int nb) { if (network_node(s, player, nb)) push(nb); });
+      if (s.tiles[t].building == kPort) linked_ports(s, player, t, push);
+    }
+  }
+  int connected = 0;
+  for (int i = 0; i < int(s.cities.size()); ++i) {
+    City& c = s.cities[i];
+    if (c.owner != player || i == p.capital_city) continue;
+    bool now = holds_capital && reached[c.tile];
+    if (now != bool(c.connected)) {
+      c.connected = now;
+      int delta = now ? 1 : -1;
+      add_population(s, i, delta);
+      if (holds_capital) add_population(s, p.capital_city, delta);
+    }
+    connected += now;
+  }
+  p.connected_cities = int16_t(connected);
+  if (connected >= kBazaarConnectedCities) make_monument_available(s, player, kGrandBazaar);
+}
+
+}  // namespace polyenv

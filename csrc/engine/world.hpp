@@ -1,0 +1,72 @@
+// world.hpp — primitive mutations shared by every rule: units, cities,
+// territory, vision, population, stars, score and diplomacy. Each keeps the
+// cached counters of GameState consistent (check_invariants verifies them).
+#pragma once
+#include "state.hpp"
+
+namespace polyenv {
+
+// 8-neighbourhood and radius-r areas, clipped to the board.
+template <class F>
+inline void for_each_in_radius(const GameState& s, int tile, int radius, F&& f) {
+  const int n = s.map_size, x0 = tile / n, y0 = tile % n;
+  for (int x = x0 - radius; x <= x0 + radius; ++x) {
+    if (x < 0 || x >= n) continue;
+    for (int y = y0 - radius; y <= y0 + radius; ++y) {
+      if (y < 0 || y >= n) continue;
+      f(x * n + y);
+    }
+  }
+}
+template <class F>
+inline void for_each_neighbour(const GameState& s, int tile, F&& f) {
+  for_each_in_radius(s, tile, 1, [&](int t) { if (t != tile) f(t); });
+}
+
+// ---- units
+// Creates a unit (status given) and returns its slot. Does not touch score.
+int add_unit(GameState& s, int player, int type, int tile, int home_city, int status);
+// Removes a unit from the board and from its home city's support.
+void remove_unit(GameState& s, int slot);
+// Kills a unit: its current type's points come off its owner's score.
+void kill_unit(GameState& s, int slot);
+// Moves a unit to an empty tile (no vision, no status change).
+void relocate_unit(GameState& s, int slot, int to);
+int unit_points(const Unit& u);
+int unit_attack(const Unit& u);
+int unit_defence(const Unit& u);
+int unit_range(const Unit& u);
+int unit_movement(const Unit& u);
+
+// ---- vision (§6)
+// Reveals the radius area for `player` (fog mode: +5 score per new tile,
+// tribe meetings, Eye of God). No-op under full observability.
+void reveal_area(GameState& s, int player, int tile, int radius);
+// A unit of `owner` appeared on `tile`: tribes that see the tile meet it.
+void unit_seen(GameState& s, int owner, int tile);
+bool sees_tile(const GameState& s, int player, int tile);
+
+// ---- cities (§8)
+int create_city(GameState& s, int player, int tile, bool capital);
+// Claims unowned tiles within `radius` for `city` (+20 score and worth each).
+void claim_territory(GameState& s, int city, int radius);
+// Adds population (±5 score and worth per point); clamps at -level.
+void add_population(GameState& s, int city, int delta);
+int city_capacity(const City& c);
+// First city of the current player that can level up, or -1.
+int find_pending_city(const GameState& s);
+
+// ---- players
+void add_score(GameState& s, int player, int delta);
+void add_city_worth(GameState& s, int city, int delta);  // city worth and owner score
+void gain_stars(GameState& s, int player, int n);          // also checks Emperor's Tomb
+void grant_tech(GameState& s, int player, int tech, bool researched);
+void change_allegiance(GameState& s, int actor, int target, int value);
+void set_allegiance(GameState& s, int a, int b, int value);  // symmetric, clamped to ±60
+void make_monument_available(GameState& s, int player, int monument);
+int count_known_techs(const Player& p);
+
+// ---- trade network (§9.4): recomputes connections, applies population.
+void update_trade_network(GameState& s, int player);
+
+}  // namespace polyenv
