@@ -90,3 +90,25 @@ std::string serialize(const GameState& s);
 void deserialize(GameState& s, std::string_view bytes);  // throws InvalidArgument
 
 }  // namespace polyenv
+
+namespace polyenv {
+
+// ---- scenario editing (scenario.cpp). Each validates first and throws
+// InvalidArgument without changing anything.
+void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, int terrain, GameMode mode,
+                int max_turns, uint64_t seed);
+void edit_set_terrain(GameState& s, int tile, int terrain);
+void edit_set_resource(GameState& s, int tile, int resource);
+// Returns the unit's slot.
+int edit_place_unit(GameState& s, int player, int type, int tile, int hp, bool veteran, int kills, int status,
+                    int carried_type);
+void edit_place_city(GameState& s, int player, int tile, int level, int population, bool walls, bool capital);
+void edit_set_building(GameState& s, int tile, int building);
+void edit_set_road(GameState& s, int tile);
+void edit_grant_tech(GameState& s, int player, int tech);
+void edit_set_stars(GameState& s, int player, int stars);
+void edit_reveal(GameState& s, int player, const std::vector<int>& tiles);  // empty: every tile
+void edit_set_current_player(GameState& s, int player);
+void edit_remove_unit(GameState& s, int tile);
+
+}  // namespace polyenv

@@ -132,7 +132,12 @@ int32_t observed_unit_id(const GameState& s, int observer, int32_t uid) {
 
 namespace {
 std::string tile_name(const GameState& s, int t) {
-  return "(" + std::to_string(s.tile_x(t)) + "," + std::to_string(s.tile_y(t)) + ")";
+  std::string name(1, '(');  // built by appending: GCC 12 warns falsely on "(" + std::string
+  name += std::to_string(s.tile_x(t));
+  name += ',';
+  name += std::to_string(s.tile_y(t));
+  name += ')';
+  return name;
 }
 }  // namespace
 

@@ -1,0 +1,171 @@
+// map_tokens.cpp — encode_map_tokens and encode_state (seed 000 layouts).
+//
+// Map token, 23 int32 per tile, tile index x*N + y:
+//   0 explored            1 explored by the observer (or full observability), else 0
+//   1 terrain             Terrain
+//   2 resource            Resource, -1 none; crops/ore/whales read -1 until the
+//                         observer has Organization/Climbing/Fishing (§4, also
+//                         with full observability)
+//   3 building            Building, -1 none
+//   4 building_level      temple level (1..5) on temples, else 0
+//   5 road                0/1
+//   6 territory_owner     relative owner of the territory (0 none, 1 self, 2.. others)
+//   7 territory_city_tile tile index of the owning city's centre, -1 none
+//   8 city_owner          relative owner of the city centred here (0 none)
+//   9 city_level          level, -1 no city
+//  10 city_population     own city: population; opponent's or no city: -1
+//  11 city_flags          bits 1 capital, 2 walls, 4 workshop, 8 park,
+//                         16 connected to capital; 0 when no city
+//  12 city_production     own city: city_production(); otherwise -1
+//  13 unit_owner          relative owner of the unit here (0 none)
+//  14 unit_type           UnitType, -1 none
+//  15 unit_hp             hp, -1 none
+//  16 unit_max_hp         max hp, -1 none
+//  17 unit_status         UnitStatus, -1 none
+//  18 unit_flags          bit 1 veteran; 0 when no unit
+//  19 unit_kills          own unit: kills; opponent's or none: -1
+//  20 unit_carried_type   boats/ships: the carried land type; otherwise -1
+//  21 observed_unit_id    observed_unit_id(observer, uid); -1 none
+//  22 unit_home_city_tile own unit: its home city's centre tile (-1 tribe-level); else -1
+// An unexplored tile (fog) is all zeros, column 0 included.
+#include <cstring>
+
+#include "encode.hpp"
+
+namespace polyenv {
+
+namespace {
+
+enum MapCol : int {
+  kColExplored, kColTerrain, kColResource, kColBuilding, kColBuildingLevel, kColRoad, kColTerritoryOwner,
+  kColTerritoryCityTile, kColCityOwner, kColCityLevel, kColCityPopulation, kColCityFlags, kColCityProduction,
+  kColUnitOwner, kColUnitType, kColUnitHp, kColUnitMaxHp, kColUnitStatus, kColUnitFlags, kColUnitKills,
+  kColUnitCarriedType, kColObservedUnitId, kColUnitHomeCityTile, kNumMapCols,
+};
+static_assert(kNumMapCols == kMapTokenFeatures);
+
+enum CityTokenFlag : int32_t { kTokCapital = 1, kTokWalls = 2, kTokWorkshop = 4, kTokPark = 8, kTokConnected = 16 };
+inline constexpr int32_t kTokVeteran = 1;
+
+// 0 none, 1 self, 2.. the others in turn order.
+inline int32_t rel_owner(const GameState& s, int observer, int owner) {
+  return owner < 0 ? 0 : 1 + relative_player(s, observer, owner);
+}
+
+// §4: agents see crops, ore and whales only with the revealing tech.
+inline int32_t visible_resource(const Player& p, int r) {
+  switch (r) {
+    case kCrops: return p.has(kOrganization) ? r : -1;
+    case kOre: return p.has(kClimbing) ? r : -1;
+    case kWhales: return p.has(kFishing) ? r : -1;
+    default: return r;
+  }
+}
+
+}  // namespace
+
+void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
+  const int n = s.num_tiles;
+  const Player& me = s.players[observer];
+  const bool full = s.full_observability != 0;
+  for (int tile = 0; tile < n; ++tile) {
+    int32_t* o = out + size_t(tile) * kMapTokenFeatures;
+    if (!full && !s.explored_by(observer, tile)) {
+      std::memset(o, 0, sizeof(int32_t) * kMapTokenFeatures);
+      continue;
+    }
+    const Tile& t = s.tiles[tile];
+    o[kColExplored] = 1;
+    o[kColTerrain] = t.terrain;
+    o[kColResource] = visible_resource(me, t.resource);
+    o[kColBuilding] = t.building;
+    o[kColBuildingLevel] = is_temple(t.building) ? t.building_level : 0;
+    o[kColRoad] = t.road ? 1 : 0;
+
+    // Territory and the city centred on this tile (a centre belongs to its own city).
+    const City* territory = t.city >= 0 ? &s.cities[t.city] : nullptr;
+    o[kColTerritoryOwner] = territory ? rel_owner(s, observer, territory->owner) : 0;
+    o[kColTerritoryCityTile] = territory ? territory->tile : -1;
+    const City* c = (territory && territory->tile == tile) ? territory : nullptr;
+    if (c) {
+      const bool own = c->owner == observer;
+      o[kColCityOwner] = rel_owner(s, observer, c->owner);
+      o[kColCityLevel] = c->level;
+      o[kColCityPopulation] = own ? c->population : -1;
+      int32_t flags = 0;
+      if (c->capital()) flags |= kTokCapital;
+      if (c->walls()) flags |= kTokWalls;
+      if (c->workshops > 0) flags |= kTokWorkshop;
+      if (c->parks > 0) flags |= kTokPark;
+      if (c->connected) flags |= kTokConnected;
+      o[kColCityFlags] = flags;
+      o[kColCityProduction] = own ? city_production(s, t.city) : -1;
+    } else {
+      o[kColCityOwner] = 0;
+      o[kColCityLevel] = -1;
+      o[kColCityPopulation] = -1;
+      o[kColCityFlags] = 0;
+      o[kColCityProduction] = -1;
+    }
+
+    const Unit* u = s.unit_at(tile);
+    if (u && u->alive()) {
+      const bool own = u->owner == observer;
+      o[kColUnitOwner] = rel_owner(s, observer, u->owner);
+      o[kColUnitType] = u->type;
+      o[kColUnitHp] = u->hp;
+      o[kColUnitMaxHp] = u->max_hp;
+      o[kColUnitStatus] = u->status;
+      o[kColUnitFlags] = u->veteran ? kTokVeteran : 0;
+      o[kColUnitKills] = own ? u->kills : -1;
+      o[kColUnitCarriedType] = is_naval(u->type) ? u->land_type : -1;
+      o[kColObservedUnitId] = observed_unit_id(s, observer, u->uid);
+      o[kColUnitHomeCityTile] = (own && u->home_city >= 0) ? s.cities[u->home_city].tile : -1;
+    } else {
+      o[kColUnitOwner] = 0;
+      o[kColUnitType] = -1;
+      o[kColUnitHp] = -1;
+      o[kColUnitMaxHp] = -1;
+      o[kColUnitStatus] = -1;
+      o[kColUnitFlags] = 0;
+      o[kColUnitKills] = -1;
+      o[kColUnitCarriedType] = -1;
+      o[kColObservedUnitId] = -1;
+      o[kColUnitHomeCityTile] = -1;
+    }
+  }
+}
+
+// State, 11 int32 (seed 000 order):
+//   turn (s.tick), current_player (absolute), game_over, winner (absolute, -1),
+//   player_stars (observer's), owns_units (observer's live units), own_cities
+//   (observer's cities), next_turn_star_income (star_income(observer)),
+//   pending_city_id (tile of the pending city when the observer is the current
+//   player, else -1), pending_upgrade_a/b (LevelUpReward ids offered for the
+//   city's next level, reward_a/b(level + 1), else -1).
+void encode_state(const GameState& s, int observer, int32_t* out) {
+  const Player& me = s.players[observer];
+  int32_t units = 0;
+  for (const Unit& u : s.units) units += (u.alive() && u.owner == observer) ? 1 : 0;
+  int32_t cities = 0;
+  for (const City& c : s.cities) cities += c.owner == observer ? 1 : 0;
+
+  out[0] = s.tick;
+  out[1] = s.current_player;
+  out[2] = s.game_over ? 1 : 0;
+  out[3] = s.winner;
+  out[4] = me.stars;
+  out[5] = units;
+  out[6] = cities;
+  out[7] = star_income(s, observer);
+  if (s.pending_city >= 0 && observer == s.current_player) {
+    const City& c = s.cities[s.pending_city];
+    out[8] = c.tile;
+    out[9] = reward_a(c.level + 1);
+    out[10] = reward_b(c.level + 1);
+  } else {
+    out[8] = out[9] = out[10] = -1;
+  }
+}
+
+}  // namespace polyenv

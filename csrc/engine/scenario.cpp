@@ -1,0 +1,209 @@
+// Scenario editing for tests, curricula and puzzles. Every edit validates all
+// of its input before it changes the state, and keeps every invariant.
+#include <string>
+
+#include "mechanics.hpp"
+
+namespace polyenv {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw InvalidArgument(message); }
+
+void check_tile(const GameState& s, int tile) {
+  if (tile < 0 || tile >= s.num_tiles) {
+    fail("tile " + std::to_string(tile) + " is outside the board (0.." + std::to_string(s.num_tiles - 1) + ")");
+  }
+}
+void check_player(const GameState& s, int player) {
+  if (player < 0 || player >= s.num_players) {
+    fail("player " + std::to_string(player) + " is outside 0.." + std::to_string(s.num_players - 1));
+  }
+  if (!s.players[player].alive) fail("player " + std::to_string(player) + " is eliminated");
+}
+bool valid_resource(int r) { return r == kNoResource || (r >= 0 && r < kNumResourceKeys && r != 4); }
+
+// After an edit: the cached pending level-up follows the board.
+void refresh(GameState& s) {
+  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+}
+
+}  // namespace
+
+void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, int terrain, GameMode mode,
+                int max_turns, uint64_t seed) {
+  if (map_size < kMinMapSize || map_size > kMaxMapSize) {
+    fail("map_size " + std::to_string(map_size) + " is outside [" + std::to_string(kMinMapSize) + ", " +
+         std::to_string(kMaxMapSize) + "]");
+  }
+  if (tribes.empty() || int(tribes.size()) > kMaxPlayers) fail("a game needs 1 to 16 players");
+  for (int8_t t : tribes) if (t < 0 || t >= kNumTribes) fail("tribe key " + std::to_string(t) + " is outside [0, 11]");
+  if (terrain < 0 || terrain >= kNumTerrains || terrain == kCity || terrain == kVillage) {
+    fail("a blank board's terrain must be plain, forest, mountain, shallow_water or deep_water");
+  }
+  GameState b;
+  b.map_size = int8_t(map_size);
+  b.num_players = int8_t(tribes.size());
+  b.num_tiles = int16_t(map_size * map_size);
+  b.mode = mode;
+  b.auto_end_turn = 0;
+  b.turn_limit = int16_t(max_turns >= 0 ? max_turns : mode == kScore ? kScoreTurnLimit : kCapitalsTurnLimit);
+  uint64_t mix = seed;
+  b.rng.seed(splitmix64(mix), splitmix64(mix));
+  b.tiles.assign(b.num_tiles, Tile{});
+  for (Tile& t : b.tiles) t.terrain = int8_t(terrain);
+  b.units.reserve(b.num_tiles);
+  b.cities.reserve(b.num_tiles);
+  b.players.resize(tribes.size());
+  for (size_t i = 0; i < tribes.size(); ++i) {
+    b.players[i].tribe = tribes[i];
+    b.players[i].alias_key = uint32_t(splitmix64(mix));
+    b.players[i].explored_count = b.num_tiles;
+  }
+  b.explored.assign(tribes.size() * b.explored_words(), 0);
+  for (size_t p = 0; p < tribes.size(); ++p) {
+    for (int t = 0; t < b.num_tiles; ++t) b.explored[p * b.explored_words() + (t >> 6)] |= uint64_t(1) << (t & 63);
+  }
+  b.tick = 1;
+  b.current_player = 0;
+  s = std::move(b);
+}
+
+void edit_set_terrain(GameState& s, int tile, int terrain) {
+  check_tile(s, tile);
+  if (terrain < 0 || terrain >= kNumTerrains) fail("terrain " + std::to_string(terrain) + " is unknown");
+  if (terrain == kCity) fail("use place_city to create a city");
+  if (s.tiles[tile].terrain == kCity) fail("tile " + std::to_string(tile) + " holds a city");
+  if (const Unit* u = s.unit_at(tile); u && is_water(terrain) != is_naval(u->type)) {
+    fail("the unit on tile " + std::to_string(tile) + " cannot stand on that terrain");
+  }
+  s.tiles[tile].terrain = int8_t(terrain);
+}
+
+void edit_set_resource(GameState& s, int tile, int resource) {
+  check_tile(s, tile);
+  if (!valid_resource(resource)) fail("resource " + std::to_string(resource) + " is unknown");
+  if (s.tiles[tile].terrain == kCity) fail("a city tile has no resource");
+  s.tiles[tile].resource = int8_t(resource);
+}
+
+int edit_place_unit(GameState& s, int player, int type, int tile, int hp, bool veteran, int kills, int status,
+                    int carried_type) {
+  check_player(s, player);
+  check_tile(s, tile);
+  if (type < 0 || type >= kNumUnitTypes) fail("unit type " + std::to_string(type) + " is unknown");
+  if (s.tiles[tile].unit >= 0) fail("tile " + std::to_string(tile) + " already holds a unit");
+  const bool water = is_water(s.tiles[tile].terrain);
+  if (water != is_naval(type)) {
+    fail(std::string(kUnits[type].name) + (water ? " cannot stand on water" : " must stand on water"));
+  }
+  if (is_naval(type) && (carried_type < 0 || carried_type >= kNumUnitTypes || is_naval(carried_type))) {
+    fail("a boat must carry a land unit type");
+  }
+  if (status < 0 || status > kFinished) fail("unit status " + std::to_string(status) + " is unknown");
+  if (kills < 0 || kills > 255) fail("kills must be in [0, 255]");
+  if (veteran && type == kGiant) fail("a giant cannot be a veteran");
+  const int base_hp = is_naval(type) ? kUnits[carried_type].max_hp : kUnits[type].max_hp;
+  const int max_hp = base_hp + (veteran ? kVeteranHpBonus : 0);
+  if (hp < 0) hp = max_hp;
+  if (hp < 1 || hp > max_hp) fail("hp " + std::to_string(hp) + " is outside [1, " + std::to_string(max_hp) + "]");
+  const int city = s.tiles[tile].terrain == kCity && s.cities[s.tiles[tile].city].owner == player
+                       ? s.tiles[tile].city : -1;
+  const int slot = add_unit(s, player, type, tile, city, status);
+  Unit& u = s.units[slot];
+  u.max_hp = int16_t(max_hp);
+  u.hp = int16_t(hp);
+  u.veteran = veteran;
+  u.kills = uint8_t(kills);
+  u.land_type = is_naval(type) ? int8_t(carried_type) : int8_t(kNoUnit);
+  return slot;
+}
+
+void edit_place_city(GameState& s, int player, int tile, int level, int population, bool walls, bool capital) {
+  check_player(s, player);
+  check_tile(s, tile);
+  const Tile& t = s.tiles[tile];
+  if (t.terrain == kCity) fail("tile " + std::to_string(tile) + " already holds a city");
+  if (is_water(t.terrain)) fail("a city cannot stand on water");
+  if (t.city >= 0 && s.cities[t.city].owner != player) fail("tile " + std::to_string(tile) + " is another tribe's territory");
+  if (level < 1 || level > 100) fail("city level must be in [1, 100]");
+  if (population < -level || population > 1000) fail("population must be in [-level, 1000]");
+  if (const Unit* u = s.unit_at(tile); u && is_naval(u->type)) fail("a boat stands on that tile");
+  if (t.city >= 0) s.tiles[tile].city = -1;  // the new centre leaves the old territory
+  const int city = create_city(s, player, tile, capital);
+  City& c = s.cities[city];
+  c.level = int8_t(level);
+  if (walls) c.flags |= kCityWalls;
+  if (population != 0) add_population(s, city, population);
+  if (int slot = s.tiles[tile].unit; slot >= 0 && s.units[slot].owner == player && s.units[slot].home_city < 0) {
+    s.units[slot].home_city = int16_t(city);
+    c.supported++;
+  }
+  update_trade_network(s, player);
+  refresh(s);
+}
+
+void edit_set_building(GameState& s, int tile, int building) {
+  check_tile(s, tile);
+  if (building < 0 || building >= kNumBuildings) fail("building " + std::to_string(building) + " is unknown");
+  Tile& t = s.tiles[tile];
+  if (!(kBuildings[building].terrain_mask & (1u << t.terrain))) {
+    fail(std::string(kBuildings[building].name) + " cannot stand on " + kTerrainNames[t.terrain]);
+  }
+  if (t.city < 0) fail("a building needs a tile inside a city's territory");
+  t.building = int8_t(building);
+  t.resource = kNoResource;
+  t.building_level = is_temple(building) ? 1 : 0;
+  t.temple_turns = 0;
+  if (is_monument(building)) s.players[s.cities[t.city].owner].monuments_built |= uint8_t(1u << (building - kFirstMonument));
+  if (building == kPort) update_trade_network(s, s.cities[t.city].owner);
+  refresh(s);
+}
+
+void edit_set_road(GameState& s, int tile) {
+  check_tile(s, tile);
+  const int terrain = s.tiles[tile].terrain;
+  if (terrain != kPlain && terrain != kForest && terrain != kVillage) fail("roads go on plain, forest or village tiles");
+  s.tiles[tile].road = 1;
+  for (int p = 0; p < s.num_players; ++p) if (s.players[p].alive) update_trade_network(s, p);
+  refresh(s);
+}
+
+void edit_grant_tech(GameState& s, int player, int tech) {
+  check_player(s, player);
+  if (tech < 0 || tech >= kNumTechs) fail("tech " + std::to_string(tech) + " is unknown");
+  grant_tech(s, player, tech, false);
+}
+
+void edit_set_stars(GameState& s, int player, int stars) {
+  check_player(s, player);
+  if (stars < 0) fail("stars cannot be negative");
+  s.players[player].stars = stars;
+}
+
+void edit_reveal(GameState& s, int player, const std::vector<int>& tiles) {
+  check_player(s, player);
+  for (int t : tiles) check_tile(s, t);
+  uint64_t* row = &s.explored[std::size_t(player) * s.explored_words()];
+  auto set = [&](int t) {
+    uint64_t bit = uint64_t(1) << (t & 63);
+    if (!(row[t >> 6] & bit)) { row[t >> 6] |= bit; s.players[player].explored_count++; }
+  };
+  if (tiles.empty()) for (int t = 0; t < s.num_tiles; ++t) set(t);
+  for (int t : tiles) set(t);
+}
+
+void edit_set_current_player(GameState& s, int player) {
+  check_player(s, player);
+  if (s.game_over) fail("the game is over");
+  s.current_player = int8_t(player);
+  refresh(s);
+}
+
+void edit_remove_unit(GameState& s, int tile) {
+  check_tile(s, tile);
+  if (s.tiles[tile].unit < 0) fail("tile " + std::to_string(tile) + " holds no unit");
+  remove_unit(s, s.tiles[tile].unit);
+}
+
+}  // namespace polyenv

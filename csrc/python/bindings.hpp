@@ -1,0 +1,23 @@
+// Shared declarations of the binding files (csrc/python/*.cpp).
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace polyenv::python {
+
+namespace py = pybind11;
+
+void init_errors(py::module_& m);
+void init_constants(py::module_& m);
+void init_game(py::module_& m);
+
+// A fresh C-contiguous NumPy array of the given shape.
+template <class T>
+py::array_t<T> new_array(const std::vector<py::ssize_t>& shape) {
+  return py::array_t<T>(shape);
+}
+
+}  // namespace polyenv::python

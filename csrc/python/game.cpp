@@ -1,0 +1,403 @@
+// polyenv._core.Game: the native half of polyenv.GameEnv. Arguments arrive
+// already converted to ints by polyenv/game_env.py; everything is validated
+// here (or in the engine) before any change.
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "../encode/encode.hpp"
+#include "../engine/ids.hpp"
+#include "../engine/mechanics.hpp"
+#include "bindings.hpp"
+
+namespace polyenv::python {
+
+namespace {
+
+enum class Source { kGenerated, kLevel, kBlank };
+
+struct Game {
+  GameState state;
+  GameConfig config;
+  Source source = Source::kGenerated;
+  Level level;
+  int blank_terrain = kPlain;
+  uint64_t seed = 0;
+  uint64_t state_id = 0;
+  uint64_t episode_id = 0;
+  std::vector<int32_t> legal;  // scratch for the legal list (grows, never per action)
+
+  void new_episode(uint64_t new_seed) {
+    seed = new_seed;
+    switch (source) {
+      case Source::kGenerated: new_game(state, config, seed); break;
+      case Source::kLevel: setup_game(state, level, config, seed); break;
+      case Source::kBlank:
+        blank_game(state, config.map_size, config.tribes, blank_terrain, config.mode, config.max_turns, seed);
+        break;
+    }
+    episode_id = next_opaque_id();
+    state_id = next_opaque_id();
+  }
+  void touched() { state_id = next_opaque_id(); }
+
+  int fill_legal() {
+    int total = legal_actions(state, legal.data(), int(legal.size()));
+    if (total > int(legal.size())) {
+      legal.resize(size_t(total) * 2);
+      total = legal_actions(state, legal.data(), int(legal.size()));
+    }
+    return total;
+  }
+};
+
+void check_players(const std::vector<int8_t>& tribes) {
+  if (tribes.size() < 1 || tribes.size() > size_t(kMaxPlayers)) {
+    throw InvalidArgument("players must name 1 to 16 tribes, got " + std::to_string(tribes.size()));
+  }
+}
+
+GameConfig make_config(int map_size, const std::vector<int8_t>& tribes, int mode, int max_turns, bool full_obs) {
+  if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
+  if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
+  GameConfig cfg;
+  cfg.map_size = map_size;
+  cfg.tribes = tribes;
+  cfg.mode = GameMode(mode);
+  cfg.max_turns = max_turns;
+  cfg.full_observability = full_obs;
+  return cfg;
+}
+
+void check_tile(const Game& g, int tile) {
+  if (tile < 0 || tile >= g.state.num_tiles) {
+    throw py::index_error("tile " + std::to_string(tile) + " is outside the board");
+  }
+}
+void check_player(const Game& g, int player) {
+  if (player < 0 || player >= g.state.num_players) {
+    throw py::index_error("player " + std::to_string(player) + " is outside 0.." + std::to_string(g.state.num_players - 1));
+  }
+}
+
+py::dict observe(const Game& g, int player, int max_actions, bool combat_preview) {
+  const GameState& s = g.state;
+  const int tiles = s.num_tiles;
+  auto tokens = new_array<int32_t>({tiles, kMapTokenFeatures});
+  auto state = new_array<int32_t>({kStateFeatures});
+  int rows = max_actions;
+  if (rows < 0) {
+    rows = (player == s.current_player) ? legal_actions(s, nullptr, 0) : 0;
+  }
+  auto ids = new_array<int32_t>({rows});
+  auto features = new_array<int32_t>({rows, kActionFeatures});
+  auto arg_mask = new_array<uint8_t>({rows, kActionArgFeatures});
+  auto mask = new_array<uint8_t>({rows});
+  ActionRows result;
+  {
+    py::gil_scoped_release release;
+    encode_map_tokens(s, player, tokens.mutable_data());
+    encode_state(s, player, state.mutable_data());
+    result = encode_action_rows(s, player, rows, combat_preview, ids.mutable_data(), features.mutable_data(),
+                                arg_mask.mutable_data(), mask.mutable_data());
+  }
+  py::dict d;
+  d["map_tokens"] = tokens;
+  d["state"] = state;
+  d["action_id"] = ids;
+  d["action_features"] = features;
+  d["action_arg_mask"] = arg_mask;
+  d["action_mask"] = mask;
+  d["legal_action_count"] = result.rows;
+  d["total_legal_action_count"] = result.total;
+  d["action_truncated"] = result.truncated;
+  return d;
+}
+
+py::dict unit_dict(const GameState& s, const Unit& u) {
+  py::dict d;
+  d["type"] = kUnits[u.type].name;
+  d["owner"] = int(u.owner);
+  d["hp"] = int(u.hp);
+  d["max_hp"] = int(u.max_hp);
+  d["status"] = kUnitStatusNames[u.status];
+  d["kills"] = int(u.kills);
+  d["veteran"] = bool(u.veteran);
+  d["home_city"] = u.home_city >= 0 ? int(s.cities[u.home_city].tile) : -1;
+  d["carried"] = u.land_type >= 0 ? py::object(py::str(kUnits[u.land_type].name)) : py::object(py::none());
+  d["uid"] = u.uid;
+  return d;
+}
+
+py::dict city_dict(const GameState& s, int c) {
+  const City& city = s.cities[c];
+  py::dict d;
+  d["owner"] = int(city.owner);
+  d["level"] = int(city.level);
+  d["population"] = int(city.population);
+  d["need"] = city.level + 1;
+  d["walls"] = city.walls();
+  d["capital"] = city.capital();
+  d["production"] = city_production(s, c);
+  d["bound"] = int(city.bound);
+  d["workshops"] = int(city.workshops);
+  d["parks"] = int(city.parks);
+  d["supported"] = int(city.supported);
+  d["worth"] = city.worth;
+  d["connected"] = bool(city.connected);
+  d["tile"] = int(city.tile);
+  return d;
+}
+
+py::dict player_dict(const GameState& s, int p) {
+  const Player& pl = s.players[p];
+  py::list techs, met;
+  for (int t = 0; t < kNumTechs; ++t) if (pl.has(t)) techs.append(kTechs[t].name);
+  for (int q = 0; q < s.num_players; ++q) if ((pl.met >> q) & 1u) met.append(q);
+  py::list monuments;
+  for (int m = 0; m < kNumMonuments; ++m) if ((pl.monuments_available >> m) & 1u) monuments.append(kBuildings[kFirstMonument + m].name);
+  py::list allegiance;
+  for (int q = 0; q < s.num_players; ++q) allegiance.append(int(pl.allegiance[q]));
+  py::dict d;
+  d["tribe"] = kTribes[pl.tribe].name;
+  d["tribe_key"] = int(pl.tribe);
+  d["stars"] = pl.stars;
+  d["score"] = pl.score;
+  d["techs"] = techs;
+  d["kills"] = int(pl.kills);
+  d["num_cities"] = int(pl.num_cities);
+  d["alive"] = bool(pl.alive);
+  d["result"] = pl.result == kWin ? "win" : pl.result == kLoss ? "loss" : "playing";
+  d["capital"] = pl.capital_city >= 0 ? int(s.cities[pl.capital_city].tile) : -1;
+  d["met"] = met;
+  d["monuments_available"] = monuments;
+  d["allegiance"] = allegiance;
+  d["wars_declared"] = int(pl.wars_declared);
+  d["stars_sent"] = pl.stars_sent;
+  d["connected_cities"] = int(pl.connected_cities);
+  return d;
+}
+
+py::dict tile_dict(const GameState& s, int t) {
+  const Tile& tile = s.tiles[t];
+  py::list explored;
+  for (int p = 0; p < s.num_players; ++p) explored.append(bool(sees_tile(s, p, t)));
+  py::dict d;
+  d["terrain"] = kTerrainNames[tile.terrain];
+  d["resource"] = tile.resource >= 0 ? py::object(py::str(kResourceNames[tile.resource])) : py::object(py::none());
+  d["building"] = tile.building >= 0 ? py::object(py::str(kBuildings[tile.building].name)) : py::object(py::none());
+  d["building_level"] = int(tile.building_level);
+  d["road"] = bool(tile.road);
+  d["owner"] = s.tile_owner(t);
+  d["city"] = tile.city >= 0 ? int(s.cities[tile.city].tile) : -1;
+  d["explored"] = explored;
+  return d;
+}
+
+int random_playout(Game& g, int max_actions, uint64_t seed) {
+  Rng rng;
+  rng.seed(seed, 0x9E37);
+  int applied = 0;
+  while (!g.state.game_over && (max_actions < 0 || applied < max_actions)) {
+    const int total = g.fill_legal();
+    apply_action(g.state, g.legal[rng.below(uint32_t(total))]);
+    ++applied;
+  }
+  return applied;
+}
+
+}  // namespace
+
+void init_game(py::module_& m) {
+  py::class_<Game>(m, "Game", "Native game (use polyenv.GameEnv)")
+      .def_static("generated", [](int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs,
+                                  bool auto_end, uint64_t seed) {
+        check_players(tribes);
+        auto g = std::make_unique<Game>();
+        g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
+        g->state.auto_end_turn = auto_end;
+        g->legal.resize(4096);
+        g->new_episode(seed);
+        return g;
+      })
+      .def_static("from_level", [](const std::string& csv, std::vector<int8_t> tribes, int mode, int max_turns,
+                                   bool full_obs, bool auto_end, uint64_t seed) {
+        auto g = std::make_unique<Game>();
+        g->level = parse_level_csv(csv);
+        g->source = Source::kLevel;
+        g->config = make_config(g->level.size, tribes, mode, max_turns, full_obs);
+        g->state.auto_end_turn = auto_end;
+        g->legal.resize(4096);
+        g->new_episode(seed);
+        return g;
+      })
+      .def_static("blank", [](int map_size, std::vector<int8_t> tribes, int terrain, int mode, int max_turns,
+                              uint64_t seed) {
+        check_players(tribes);
+        auto g = std::make_unique<Game>();
+        g->source = Source::kBlank;
+        g->blank_terrain = terrain;
+        g->config = make_config(map_size, tribes, mode, max_turns, false);
+        g->legal.resize(4096);
+        g->new_episode(seed);
+        return g;
+      })
+      .def_static("from_bytes", [](py::bytes data) {
+        auto g = std::make_unique<Game>();
+        deserialize(g->state, std::string_view(data));
+        const GameState& s = g->state;
+        std::vector<int8_t> tribes;
+        for (const Player& p : s.players) tribes.push_back(p.tribe);
+        g->config = make_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability);
+        g->legal.resize(4096);
+        g->episode_id = next_opaque_id();
+        g->state_id = next_opaque_id();
+        return g;
+      })
+      .def("reset", [](Game& g, uint64_t seed) { g.new_episode(seed); })
+      .def("clone", [](const Game& g) {
+        auto c = std::make_unique<Game>(g);
+        c->state_id = next_opaque_id();  // a clone is a new live position
+        return c;
+      })
+      .def("to_bytes", [](const Game& g) { return py::bytes(serialize(g.state)); })
+      .def("equals", [](const Game& a, const Game& b) { return a.state == b.state; })
+      .def("legal_actions", [](Game& g) {
+        const int total = g.fill_legal();
+        auto out = new_array<int32_t>({total});
+        std::copy(g.legal.begin(), g.legal.begin() + total, out.mutable_data());
+        return out;
+      })
+      .def("is_legal", [](const Game& g, int64_t id) {
+        return id >= 0 && id < action_space(g.state).size() && is_legal(g.state, int32_t(id));
+      })
+      .def("step", [](Game& g, int64_t id) {
+        const int size = action_space(g.state).size();
+        if (id < 0 || id >= size) {
+          throw InvalidArgument("action id " + std::to_string(id) + " is outside [0, " + std::to_string(size) + ")");
+        }
+        if (g.state.game_over) throw InvalidArgument("the game is over; call reset()");
+        if (!is_legal(g.state, int32_t(id))) {
+          throw InvalidArgument("action " + std::to_string(id) + " (" + describe_action(g.state, int32_t(id)) +
+                                ") is not legal now");
+        }
+        apply_action(g.state, int32_t(id));
+        g.touched();
+      })
+      .def("playout", [](Game& g, int max_actions, uint64_t seed) {
+        int applied;
+        {
+          py::gil_scoped_release release;
+          applied = random_playout(g, max_actions, seed);
+        }
+        if (applied > 0) g.touched();
+        return applied;
+      })
+      .def("observe", [](const Game& g, int player, int max_actions, bool combat_preview) {
+        check_player(g, player);
+        return observe(g, player, max_actions, combat_preview);
+      })
+      .def("full_map", [](const Game& g) {
+        GameState open = g.state;
+        open.full_observability = 1;
+        auto tokens = new_array<int32_t>({open.num_tiles, kMapTokenFeatures});
+        encode_map_tokens(open, open.current_player, tokens.mutable_data());
+        return tokens;
+      })
+      .def("describe_action", [](const Game& g, int64_t id) {
+        if (id < 0 || id >= action_space(g.state).size()) throw py::index_error("action id out of range");
+        return describe_action(g.state, int32_t(id));
+      })
+      .def("encode_action", [](const Game& g, int block, int source, int target, int arg, int amount) {
+        Action a;
+        a.block = ActionBlock(block);
+        a.source = int16_t(source); a.target = int16_t(target); a.arg = int16_t(arg); a.amount = int16_t(amount);
+        int32_t id = action_space(g.state).encode(a);
+        if (id < 0) throw InvalidArgument("that target is outside the 7x7 attack window");
+        return id;
+      })
+      .def("decode_action", [](const Game& g, int64_t id) {
+        if (id < 0 || id >= action_space(g.state).size()) throw py::index_error("action id out of range");
+        Action a = action_space(g.state).decode(int32_t(id));
+        return py::make_tuple(int(a.block), int(a.source), int(a.target), int(a.arg), int(a.amount));
+      })
+      .def("check_invariants", [](const Game& g) { return check_invariants(g.state); })
+      .def("ranking", [](const Game& g) { return ranking(g.state); })
+      // -- inspection
+      .def("tile", [](const Game& g, int t) { check_tile(g, t); return tile_dict(g.state, t); })
+      .def("unit_at", [](const Game& g, int t) -> py::object {
+        check_tile(g, t);
+        const Unit* u = g.state.unit_at(t);
+        return u ? py::object(unit_dict(g.state, *u)) : py::object(py::none());
+      })
+      .def("city_at", [](const Game& g, int t) -> py::object {
+        check_tile(g, t);
+        int c = g.state.tiles[t].city;
+        if (c < 0 || g.state.cities[c].tile != t) return py::none();
+        return city_dict(g.state, c);
+      })
+      .def("player", [](const Game& g, int p) { check_player(g, p); return player_dict(g.state, p); })
+      .def("tech_cost", [](const Game& g, int p, int tech) {
+        check_player(g, p);
+        if (tech < 0 || tech >= kNumTechs) throw py::index_error("tech out of range");
+        return tech_cost(g.state, p, tech);
+      })
+      .def("income", [](const Game& g, int p) { check_player(g, p); return star_income(g.state, p); })
+      .def("combat_preview", [](const Game& g, int a, int d) {
+        check_tile(g, a); check_tile(g, d);
+        CombatOutcome o = combat_preview(g.state, a, d);
+        return py::make_tuple(o.dealt, o.retaliation, o.kills, o.counter);
+      })
+      .def("scores", [](const Game& g) {
+        std::vector<int> out;
+        for (const Player& p : g.state.players) out.push_back(p.score);
+        return out;
+      })
+      // -- scenario edits
+      .def("set_terrain", [](Game& g, int t, int terrain) { edit_set_terrain(g.state, t, terrain); g.touched(); })
+      .def("set_resource", [](Game& g, int t, int r) { edit_set_resource(g.state, t, r); g.touched(); })
+      .def("place_unit", [](Game& g, int player, int type, int t, int hp, bool veteran, int kills, int status, int carried) {
+        edit_place_unit(g.state, player, type, t, hp, veteran, kills, status, carried);
+        g.touched();
+      })
+      .def("place_city", [](Game& g, int player, int t, int level, int pop, bool walls, bool capital) {
+        edit_place_city(g.state, player, t, level, pop, walls, capital);
+        g.touched();
+      })
+      .def("set_building", [](Game& g, int t, int b) { edit_set_building(g.state, t, b); g.touched(); })
+      .def("set_road", [](Game& g, int t) { edit_set_road(g.state, t); g.touched(); })
+      .def("grant_tech", [](Game& g, int p, int tech) { edit_grant_tech(g.state, p, tech); g.touched(); })
+      .def("set_stars", [](Game& g, int p, int n) { edit_set_stars(g.state, p, n); g.touched(); })
+      .def("reveal", [](Game& g, int p, std::vector<int> tiles) { edit_reveal(g.state, p, tiles); g.touched(); })
+      .def("set_current_player", [](Game& g, int p) { edit_set_current_player(g.state, p); g.touched(); })
+      .def("remove_unit", [](Game& g, int t) { edit_remove_unit(g.state, t); g.touched(); })
+      // -- properties
+      .def_property_readonly("map_size", [](const Game& g) { return int(g.state.map_size); })
+      .def_property_readonly("num_players", [](const Game& g) { return int(g.state.num_players); })
+      .def_property_readonly("num_tiles", [](const Game& g) { return int(g.state.num_tiles); })
+      .def_property_readonly("current_player", [](const Game& g) { return int(g.state.current_player); })
+      .def_property_readonly("turn", [](const Game& g) { return g.state.tick; })
+      .def_property_readonly("game_over", [](const Game& g) { return bool(g.state.game_over); })
+      .def_property_readonly("winner", [](const Game& g) { return int(g.state.winner); })
+      .def_property_readonly("state_id", [](const Game& g) { return g.state_id; })
+      .def_property_readonly("episode_id", [](const Game& g) { return g.episode_id; })
+      .def_property_readonly("seed", [](const Game& g) { return g.seed; })
+      .def_property_readonly("actions_applied", [](const Game& g) { return g.state.actions_applied; })
+      .def_property_readonly("action_space_size", [](const Game& g) { return action_space(g.state).size(); })
+      .def_property_readonly("action_space_fingerprint", [](const Game& g) { return action_space(g.state).fingerprint(); })
+      .def_property_readonly("full_observability", [](const Game& g) { return bool(g.state.full_observability); })
+      .def_property_readonly("mode", [](const Game& g) { return int(g.state.mode); })
+      .def_property_readonly("turn_limit", [](const Game& g) { return int(g.state.turn_limit); })
+      .def_property_readonly("pending_level_up", [](const Game& g) -> py::object {
+        const GameState& s = g.state;
+        if (s.pending_city < 0) return py::none();
+        const City& c = s.cities[s.pending_city];
+        return py::make_tuple(int(c.tile), kRewardNames[reward_a(c.level + 1)], kRewardNames[reward_b(c.level + 1)]);
+      })
+      .def_property_readonly("level_csv", [](const Game& g) -> py::object {
+        if (g.source != Source::kLevel) return py::none();
+        return py::str(level_to_csv(g.level));
+      });
+}
+
+}  // namespace polyenv::python

@@ -1,0 +1,11 @@
+// The polyenv._core extension: one init function per exported area.
+#include <pybind11/pybind11.h>
+
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "polyenv native core (private: use the names exported by `polyenv`)";
+  polyenv::python::init_errors(m);
+  polyenv::python::init_constants(m);
+  polyenv::python::init_game(m);
+}

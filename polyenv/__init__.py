@@ -1,0 +1,37 @@
+"""polyenv: fast, faithful reinforcement-learning environments for Tribes.
+
+Tribes is the research re-implementation of The Battle of Polytopia. polyenv
+simulates it natively in C++ and exposes it as:
+
+* :class:`GameEnv` — one game (debugging, replays, search, scenario tests).
+
+Tribe constants (``Bardur``, ``Imperius``, ...) are the Tribes tribe keys.
+Name tables (``UNIT_TYPES``, ``TECHS``, ...) map engine codes to names, and
+``*_FEATURE_NAMES`` name the columns of every tensor layout.
+"""
+
+from . import _core
+from ._names import (
+    ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, TRIBES, UNIT_STATUSES,
+    UNIT_TYPES,
+)
+from .game_env import GameEnv
+
+XinXi, Imperius, Bardur, Oumaji, Kickoo, Hoodrick, Luxidoor, Vengir, Zebasi, AiMo, Quetzali, Yadakk = range(12)
+
+MAP_TOKEN_FEATURE_NAMES: tuple[str, ...] = _core.MAP_TOKEN_FEATURE_NAMES
+STATE_FEATURE_NAMES: tuple[str, ...] = _core.STATE_FEATURE_NAMES
+ACTION_FEATURE_NAMES: tuple[str, ...] = _core.ACTION_FEATURE_NAMES
+ACTION_ARG_MASK_NAMES: tuple[str, ...] = _core.ACTION_ARG_MASK_NAMES
+UNIT_STATS: dict = _core.UNIT_STATS
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GameEnv",
+    "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
+    "Quetzali", "Yadakk",
+    "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",
+    "LEVEL_UP_REWARDS", "TILE_ACTIONS", "UNIT_STATS",
+    "MAP_TOKEN_FEATURE_NAMES", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "ACTION_ARG_MASK_NAMES",
+]

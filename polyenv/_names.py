@@ -1,0 +1,79 @@
+"""Conversions between user-facing names and the engine's integer codes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import _core
+
+UNIT_TYPES: tuple[str, ...] = _core.UNIT_TYPES
+TECHS: tuple[str, ...] = _core.TECHS
+TRIBES: tuple[str, ...] = _core.TRIBES
+BUILDINGS: tuple[str, ...] = _core.BUILDINGS
+TERRAINS: tuple[str, ...] = _core.TERRAINS
+RESOURCES: tuple[str, ...] = _core.RESOURCES
+ACTION_KINDS: tuple[str, ...] = _core.ACTION_KINDS
+UNIT_STATUSES: tuple[str, ...] = _core.UNIT_STATUSES
+LEVEL_UP_REWARDS: tuple[str, ...] = _core.LEVEL_UP_REWARDS
+TILE_ACTIONS: tuple[str, ...] = _core.TILE_ACTIONS
+
+MODES = {"capitals": 0, "score": 1}
+
+_TRIBE_ALIASES = {name.lower().replace("-", "").replace("_", ""): i for i, name in enumerate(TRIBES)}
+
+
+def code(value, table: Sequence[str], what: str, allow_none: bool = False) -> int:
+    """Returns the index of `value` (a name of `table` or an int index) or raises ValueError."""
+    if value is None:
+        if allow_none:
+            return -1
+        raise ValueError(f"{what} is required")
+    if isinstance(value, str):
+        key = value.lower()
+        for i, name in enumerate(table):
+            if name and name == key:
+                return i
+        choices = ", ".join(n for n in table if n)
+        raise ValueError(f"unknown {what} {value!r}; expected one of: {choices}")
+    try:
+        index = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a name or an integer, got {value!r}") from None
+    if index != value or not 0 <= index < len(table) or not table[index]:
+        raise ValueError(f"{what} {value!r} is outside 0..{len(table) - 1}")
+    return index
+
+
+def tribe_code(value) -> int:
+    """Accepts a tribe constant (int 0..11) or a tribe name such as "Bardur" or "xin-xi"."""
+    if isinstance(value, str):
+        key = value.lower().replace("-", "").replace("_", "").replace(" ", "")
+        if key in _TRIBE_ALIASES:
+            return _TRIBE_ALIASES[key]
+        raise ValueError(f"unknown tribe {value!r}; expected one of: {', '.join(TRIBES)}")
+    return code(value, TRIBES, "tribe")
+
+
+def mode_code(mode) -> int:
+    """"capitals" -> 0, "score" -> 1."""
+    if isinstance(mode, str) and mode.lower() in MODES:
+        return MODES[mode.lower()]
+    raise ValueError(f"mode must be 'capitals' or 'score', got {mode!r}")
+
+
+def tile_index(tile, map_size: int) -> int:
+    """A tile index `x * map_size + y`, from an int or an (x, y) pair; validated."""
+    if isinstance(tile, tuple) or isinstance(tile, list):
+        if len(tile) != 2:
+            raise ValueError(f"a tile pair must be (x, y), got {tile!r}")
+        x, y = (int(v) for v in tile)
+        if not (0 <= x < map_size and 0 <= y < map_size):
+            raise ValueError(f"tile {tuple(tile)} is outside the {map_size}x{map_size} board")
+        return x * map_size + y
+    try:
+        index = int(tile)
+    except (TypeError, ValueError):
+        raise ValueError(f"a tile must be an index or an (x, y) pair, got {tile!r}") from None
+    if index != tile or not 0 <= index < map_size * map_size:
+        raise ValueError(f"tile {tile!r} is outside 0..{map_size * map_size - 1}")
+    return index

@@ -1,0 +1,406 @@
+"""GameEnv: one Tribes game on the native engine.
+
+GameEnv is the API for debugging, replays, search branches, scenario tests and
+one-off games. For training throughput use VectorGameEnv (many games per call).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from . import _core
+from ._names import (
+    ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, UNIT_STATUSES,
+    UNIT_TYPES, code, mode_code, tile_index, tribe_code,
+)
+
+__all__ = ["GameEnv"]
+
+_UNIT_SELF_KINDS = ("capture", "recover", "disband", "examine", "heal_others", "make_veteran", "upgrade")
+_BLOCK = {"end_turn": 0, "research": 1, "level_up": 2, "declare_war": 3, "send_stars": 4, "build_road": 5,
+          "spawn": 6, "build": 7, "attack": 10, "convert": 10, "move": 11}
+_BLOCK.update({k: 8 for k in TILE_ACTIONS})
+_BLOCK.update({k: 9 for k in _UNIT_SELF_KINDS})
+
+
+def _read_level(level) -> str:
+    """A level argument is CSV text or a path to a CSV file."""
+    text = os.fspath(level) if isinstance(level, os.PathLike) else level
+    if not isinstance(text, str):
+        raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
+    if "\n" not in text and ":" not in text.split(",")[0] or os.path.isfile(text):
+        try:
+            with open(text, encoding="utf-8") as f:
+                return f.read()
+        except OSError as e:
+            raise ValueError(f"cannot read level file {text!r}: {e}") from None
+    return text
+
+
+def _max_turns(max_turns) -> int:
+    if max_turns is None:
+        return -1
+    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 0:
+        raise ValueError(f"max_turns must be None or an integer >= 0, got {max_turns!r}")
+    return int(max_turns)
+
+
+def _seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+    return int(seed)
+
+
+class GameEnv:
+    """One game of Tribes (a Polytopia-style strategy game), simulated natively.
+
+    Args:
+        seed: seed of the first game (map and every random rule); ``reset()``
+            without a seed continues with ``seed + 1``, ``seed + 2``, ...
+        map_size: board side N (tiles = N*N), for generated maps.
+        players: tribes in turn order (``polyenv.Bardur`` ... or names), 2 to 16;
+            the same tribe may appear twice. With a ``level``, ``None`` takes the
+            level's tribes.
+        level: a Tribes CSV level, as a path or as the text itself.
+        mode: ``"capitals"`` (default, 50 turns) or ``"score"`` (30 turns).
+        max_turns: overrides the mode's turn limit.
+        full_observability: ``False`` (default) plays with fog of war.
+        auto_end_turn: end the turn automatically when End Turn is the only
+            legal action (Tribes' behaviour).
+    """
+
+    def __init__(self, seed: int = 0, map_size: int = 11, players: Sequence | None = (2, 1), level=None,
+                 mode: str = "capitals", max_turns: int | None = None, full_observability: bool = False,
+                 auto_end_turn: bool = True):
+        self._config = dict(map_size=map_size, players=None if players is None else tuple(players), level=level,
+                            mode=mode, max_turns=max_turns, full_observability=bool(full_observability),
+                            auto_end_turn=bool(auto_end_turn))
+        seed = _seed(seed)
+        tribes = [] if players is None else [tribe_code(p) for p in players]
+        mode_id, limit = mode_code(mode), _max_turns(max_turns)
+        if level is not None:
+            self._game = _core.Game.from_level(_read_level(level), tribes, mode_id, limit, bool(full_observability),
+                                               bool(auto_end_turn), seed)
+        else:
+            if players is None:
+                raise ValueError("players is required for a generated map")
+            if not 2 <= len(tribes) <= 16:
+                raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
+            if isinstance(map_size, bool) or not isinstance(map_size, (int, np.integer)):
+                raise ValueError(f"map_size must be an integer, got {map_size!r}")
+            self._game = _core.Game.generated(int(map_size), tribes, mode_id, limit, bool(full_observability),
+                                              bool(auto_end_turn), seed)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def blank(cls, map_size: int, players: Sequence, terrain: str = "plain", seed: int = 0,
+              mode: str = "capitals", max_turns: int | None = None) -> "GameEnv":
+        """A scenario board: every tile ``terrain``, no cities, units or resources.
+
+        Every tile is revealed to every player, the round is 1, every player has
+        0 stars and ``auto_end_turn`` is off. Build the scenario with the edit
+        methods (``place_city``, ``place_unit``, ...), then play it with ``step``.
+        """
+        if isinstance(players, int):
+            raise ValueError("players must be a sequence of tribes")
+        tribes = [tribe_code(p) for p in players]
+        env = cls.__new__(cls)
+        env._config = dict(blank=True, map_size=map_size, players=tuple(players), terrain=terrain, mode=mode,
+                           max_turns=max_turns)
+        env._game = _core.Game.blank(int(map_size), tribes, code(terrain, TERRAINS, "terrain"), mode_code(mode),
+                                     _max_turns(max_turns), _seed(seed))
+        return env
+
+    @classmethod
+    def _wrap(cls, game, config) -> "GameEnv":
+        env = cls.__new__(cls)
+        env._game, env._config = game, dict(config)
+        return env
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "GameEnv":
+        """Restores a game saved by ``to_bytes()`` (exact round trip)."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise ValueError("from_bytes expects bytes")
+        game = _core.Game.from_bytes(bytes(data))
+        return cls._wrap(game, dict(map_size=game.map_size, players=None, level=None))
+
+    def to_bytes(self) -> bytes:
+        """The complete state (board, units, RNG, counters) as versioned bytes."""
+        return self._game.to_bytes()
+
+    def clone(self) -> "GameEnv":
+        """An independent copy of this game (a memcpy-like copy of the state)."""
+        return self._wrap(self._game.clone(), self._config)
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (_restore, (self.to_bytes(), self._config, self._game.level_csv))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, GameEnv) and self._game.equals(other._game)
+
+    __hash__ = None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Starts a new game: ``seed`` or, if None, the previous seed + 1."""
+        self._game.reset(_seed(seed) if seed is not None else (self._game.seed + 1) % 2**64)
+
+    # ------------------------------------------------------------------ properties
+    map_size = property(lambda self: self._game.map_size, doc="Board side N.")
+    num_players = property(lambda self: self._game.num_players, doc="Number of players.")
+    num_tiles = property(lambda self: self._game.num_tiles, doc="N * N.")
+    current_player = property(lambda self: self._game.current_player, doc="Player to act.")
+    turn = property(lambda self: self._game.turn, doc="Round (Tribes' tick), from 0.")
+    game_over = property(lambda self: self._game.game_over, doc="True once the game has ended.")
+    winner = property(lambda self: self._game.winner, doc="Winning player, or -1 while playing.")
+    state_id = property(lambda self: self._game.state_id,
+                        doc="Opaque id of this exact position; changes after every accepted action and reset.")
+    episode_id = property(lambda self: self._game.episode_id, doc="Opaque id of the current game.")
+    action_space_size = property(lambda self: self._game.action_space_size, doc="Number of stable action ids.")
+    action_space_fingerprint = property(lambda self: self._game.action_space_fingerprint,
+                                        doc="Fingerprint of the action-id layout (map size, players, version).")
+    pending_level_up = property(lambda self: self._game.pending_level_up,
+                                doc="None, or (city_tile, reward_a, reward_b) when a level-up must be chosen.")
+    full_observability = property(lambda self: self._game.full_observability, doc="False when fog of war is on.")
+    turn_limit = property(lambda self: self._game.turn_limit, doc="Last round played before the game ends.")
+    actions_applied = property(lambda self: self._game.actions_applied, doc="Actions applied this game.")
+
+    # ------------------------------------------------------------------ play
+    def legal_actions(self) -> np.ndarray:
+        """Legal action ids of the current player, int32, ascending (EndTurn = 0 first)."""
+        return self._game.legal_actions()
+
+    def is_legal(self, action_id: int) -> bool:
+        """True when ``action_id`` is legal now."""
+        return self._game.is_legal(int(action_id))
+
+    def step(self, action_id: int) -> None:
+        """Applies a legal action. Raises ValueError (and changes nothing) otherwise."""
+        if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
+            raise ValueError(f"action id must be an integer, got {action_id!r}")
+        self._game.step(int(action_id))
+
+    def playout(self, policy: str = "random", max_actions: int | None = None, seed: int | None = None) -> int:
+        """Plays natively (GIL released) to the end of the game or for ``max_actions``.
+
+        ``policy="random"`` picks uniformly among the legal actions. Returns the
+        number of actions applied.
+        """
+        if policy != "random":
+            raise ValueError(f"policy must be 'random', got {policy!r}")
+        limit = -1 if max_actions is None else int(max_actions)
+        if max_actions is not None and limit < 0:
+            raise ValueError("max_actions must be None or >= 0")
+        return self._game.playout(limit, _seed(seed) if seed is not None else self._game.state_id)
+
+    def action_id(self, kind: str, source=None, target=None, arg=None) -> int:
+        """The stable id of an action named by its kind (it may be illegal now).
+
+        See docs/gameenv_api.md for the arguments of each kind; tiles are indices
+        or (x, y) pairs, techs / unit types / buildings are names or ints.
+        """
+        if kind not in _BLOCK:
+            raise ValueError(f"unknown action kind {kind!r}; expected one of: {', '.join(ACTION_KINDS)}")
+        block, n, players = _BLOCK[kind], self.map_size, self.num_players
+        src = tile_index(source, n) if source is not None else -1
+        tgt = tile_index(target, n) if target is not None else -1
+        a, amount = -1, 0
+        if kind == "research":
+            a = code(arg, TECHS, "tech")
+        elif kind == "level_up":
+            a = self._level_up_option(arg)
+        elif kind in ("declare_war", "send_stars"):
+            rel = int(target) if target is not None else -1
+            if not 1 <= rel < players:
+                raise ValueError(f"{kind} needs target = relative player 1..{players - 1}")
+            a, tgt = rel, -1
+            if kind == "send_stars":
+                amount = int(arg) if arg is not None else 0
+                if not 1 <= amount <= 14:
+                    raise ValueError("send_stars needs arg = n in 1..14")
+        elif kind == "spawn":
+            a = code(arg, UNIT_TYPES[:8], "spawnable unit type")
+        elif kind == "build":
+            a = code(arg, BUILDINGS, "building")
+        elif block == 8:
+            a = TILE_ACTIONS.index(kind)
+        elif block == 9:
+            a = _UNIT_SELF_KINDS.index(kind)
+        needs_source = block in (6, 9, 10, 11)
+        needs_target = block in (5, 7, 8, 10, 11)
+        if needs_source and src < 0:
+            raise ValueError(f"{kind} needs source (a tile)")
+        if needs_target and tgt < 0:
+            raise ValueError(f"{kind} needs target (a tile)")
+        return self._game.encode_action(block, src, tgt, a, amount)
+
+    def _level_up_option(self, arg) -> int:
+        if arg in (0, 1):
+            return int(arg)
+        if isinstance(arg, str):
+            pending = self.pending_level_up
+            if pending is not None and arg in pending[1:]:
+                return pending[1:].index(arg)
+            raise ValueError(f"{arg!r} is not one of the pending level-up rewards {pending}")
+        raise ValueError("level_up needs arg = 0, 1 or a pending reward name")
+
+    def describe_action(self, action_id: int) -> str:
+        """A human-readable description of an action id in the current position."""
+        return self._game.describe_action(int(action_id))
+
+    def decode_action(self, action_id: int) -> dict:
+        """The parts of an action id: block, source, target, arg, amount."""
+        block, source, target, arg, amount = self._game.decode_action(int(action_id))
+        return dict(block=block, source=source, target=target, arg=arg, amount=amount)
+
+    # ------------------------------------------------------------------ observation
+    def observe(self, player: int | None = None, max_actions: int | None = None,
+                include_combat_preview: bool = False) -> dict:
+        """The seed-000 fields of one game for ``player`` (default: the current player).
+
+        Returns map_tokens int32 [tiles, 23], state int32 [11], action_id int32
+        [A], action_features int32 [A, 17], action_arg_mask uint8 [A, 12],
+        action_mask uint8 [A], and the counts legal_action_count,
+        total_legal_action_count, action_truncated. A is the number of legal
+        actions, or ``max_actions`` (padded / truncated like VectorGameEnv).
+        Other players' observations have no action rows.
+        """
+        p = self.current_player if player is None else int(player)
+        a = -1 if max_actions is None else int(max_actions)
+        if max_actions is not None and a < 1:
+            raise ValueError("max_actions must be None or >= 1")
+        return self._game.observe(p, a, bool(include_combat_preview))
+
+    def full_map_numpy(self) -> np.ndarray:
+        """All tiles as int32 [tiles, 23] map tokens with no fog (for labels and tests only)."""
+        return self._game.full_map()
+
+    def render(self, player: int | None = None) -> str:
+        """The board as text (no fog unless ``player`` is given)."""
+        from .render import render_text
+        tokens = self.full_map_numpy() if player is None else self.observe(player, max_actions=1)["map_tokens"]
+        return render_text(tokens, self.map_size, header=self._header())
+
+    def _header(self) -> str:
+        scores = ", ".join(f"p{i}={s}" for i, s in enumerate(self.scores()))
+        status = f"winner p{self.winner}" if self.game_over else f"player {self.current_player} to act"
+        return f"round {self.turn}, {status}; scores {scores}"
+
+    # ------------------------------------------------------------------ inspection (ground truth)
+    def scores(self) -> list[int]:
+        """Score of every player (Tribes' score, tracked in every mode)."""
+        return self._game.scores()
+
+    def ranking(self) -> list[int]:
+        """Players from first to last by the §12.2 ranking (ties by player order)."""
+        return self._game.ranking()
+
+    def stars(self, player: int) -> int:
+        """Stars of ``player``."""
+        return self._game.player(int(player))["stars"]
+
+    def player(self, player: int) -> dict:
+        """Ground-truth summary of a player (tribe, stars, score, techs, ...)."""
+        return self._game.player(int(player))
+
+    def tile(self, tile) -> dict:
+        """Ground-truth content of a tile."""
+        return self._game.tile(tile_index(tile, self.map_size))
+
+    def unit_at(self, tile) -> dict | None:
+        """The unit on a tile, or None."""
+        return self._game.unit_at(tile_index(tile, self.map_size))
+
+    def city_at(self, tile) -> dict | None:
+        """The city whose centre is this tile, or None."""
+        return self._game.city_at(tile_index(tile, self.map_size))
+
+    def tech_cost(self, player: int, tech) -> int:
+        """Research cost of ``tech`` for ``player`` now (§4)."""
+        return self._game.tech_cost(int(player), code(tech, TECHS, "tech"))
+
+    def income(self, player: int) -> int:
+        """Stars ``player`` will receive at the start of its next turn."""
+        return self._game.income(int(player))
+
+    def combat_preview(self, attacker_tile, target_tile) -> dict:
+        """Damage of an attack now: dealt, retaliation, kills, counter."""
+        n = self.map_size
+        dealt, ret, kills, counter = self._game.combat_preview(tile_index(attacker_tile, n), tile_index(target_tile, n))
+        return dict(dealt=dealt, retaliation=ret, kills=kills, counter=counter)
+
+    def check_invariants(self) -> None:
+        """Raises AssertionError if a cached counter or back-reference is inconsistent."""
+        problem = self._game.check_invariants()
+        if problem:
+            raise AssertionError(problem)
+
+    # ------------------------------------------------------------------ scenario editing
+    def set_terrain(self, tile, terrain) -> None:
+        """Sets a tile's terrain (not "city": use place_city)."""
+        self._game.set_terrain(tile_index(tile, self.map_size), code(terrain, TERRAINS, "terrain"))
+
+    def set_resource(self, tile, resource) -> None:
+        """Sets a tile's resource (a name, or None to clear it)."""
+        self._game.set_resource(tile_index(tile, self.map_size), code(resource, RESOURCES, "resource", allow_none=True))
+
+    def place_unit(self, player: int, unit_type, tile, hp: int | None = None, veteran: bool = False, kills: int = 0,
+                   status: str = "fresh", carried="warrior") -> None:
+        """Places a unit; boats carry ``carried``. Supported by no city unless one of the player's cities is there."""
+        self._game.place_unit(int(player), code(unit_type, UNIT_TYPES, "unit type"), tile_index(tile, self.map_size),
+                              -1 if hp is None else int(hp), bool(veteran), int(kills),
+                              code(status, UNIT_STATUSES, "unit status"), code(carried, UNIT_TYPES, "unit type"))
+
+    def place_city(self, player: int, tile, level: int = 1, population: int = 0, walls: bool = False,
+                   capital: bool = False) -> None:
+        """Founds a city (it claims its radius-1 unowned tiles, +100 and +20 per tile score)."""
+        self._game.place_city(int(player), tile_index(tile, self.map_size), int(level), int(population), bool(walls),
+                              bool(capital))
+
+    def set_building(self, tile, building) -> None:
+        """Places a building inside a city's territory (no star cost, no population effect)."""
+        self._game.set_building(tile_index(tile, self.map_size), code(building, BUILDINGS, "building"))
+
+    def set_road(self, tile) -> None:
+        """Puts a road on a plain, forest or village tile."""
+        self._game.set_road(tile_index(tile, self.map_size))
+
+    def grant_tech(self, player: int, tech) -> None:
+        """Gives ``player`` a tech (no score)."""
+        self._game.grant_tech(int(player), code(tech, TECHS, "tech"))
+
+    def set_stars(self, player: int, n: int) -> None:
+        """Sets ``player``'s stars."""
+        self._game.set_stars(int(player), int(n))
+
+    def reveal(self, player: int, tiles: Iterable | None = None) -> None:
+        """Marks tiles (default: all) as explored by ``player`` (no score)."""
+        n = self.map_size
+        self._game.reveal(int(player), [] if tiles is None else [tile_index(t, n) for t in tiles])
+
+    def set_current_player(self, player: int) -> None:
+        """Makes ``player`` the one to act (units keep their status)."""
+        self._game.set_current_player(int(player))
+
+    def remove_unit(self, tile) -> None:
+        """Removes the unit on a tile (no score change)."""
+        self._game.remove_unit(tile_index(tile, self.map_size))
+
+    def __repr__(self) -> str:
+        return (f"GameEnv(map_size={self.map_size}, players={self.num_players}, round={self.turn}, "
+                f"current_player={self.current_player}, game_over={self.game_over})")
+
+
+def _restore(data: bytes, config: dict, level_csv) -> GameEnv:
+    env = GameEnv.from_bytes(data)
+    env._config = dict(config)
+    return env

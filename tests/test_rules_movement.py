@@ -1,0 +1,157 @@
+"""Movement rules: RULES.md §6 (step costs, zone of control, roads, blocking)
+and the §13 move counts. Board: ``duel(11)`` (capitals in the corners, no units),
+the moving unit at the centre (5,5)."""
+import pytest
+
+from conftest import area, at, duel, ensure_tech, move, move_targets
+
+
+def centre_board(terrain="plain"):
+    env = duel(11, terrain=terrain)
+    if terrain != "plain":
+        env.set_terrain(at(env, 5, 5), "plain")
+    return env, at(env, 5, 5)
+
+
+def test_warrior_moves_8_on_open_plain():
+    # RULES §13: moves on open plain (2*MOV+1)^2 - 1 = 8 for MOV 1
+    env, c = centre_board()
+    env.place_unit(0, "warrior", c)
+    assert move_targets(env, c) == area(env, c, 1) - {c}
+
+
+def test_rider_reaches_24_on_open_plain():
+    # RULES §6: "a Rider on open plain reaches 24 tiles (forest included)"
+    env, c = centre_board()
+    env.place_unit(0, "rider", c)
+    assert move_targets(env, c) == area(env, c, 2) - {c}
+    assert len(move_targets(env, c)) == 24
+
+
+def test_rider_reaches_24_with_forest_next_to_it():
+    # RULES §6: "reaches 24 tiles (forest included)": a forest tile is a destination; the tiles behind
+    # it are reached around it
+    env, c = centre_board()
+    env.set_terrain(at(env, 5, 6), "forest")
+    env.place_unit(0, "rider", c)
+    assert len(move_targets(env, c)) == 24
+
+
+def test_knight_reaches_48_on_open_plain():
+    # RULES §13: 48 for MOV 3
+    env, c = centre_board()
+    env.place_unit(0, "knight", c)
+    assert len(move_targets(env, c)) == 48
+
+
+def test_rider_zone_of_control_19():
+    # RULES §6: "with an enemy 2 tiles away it reaches 19". Assumption: the enemy is 2 tiles away in a
+    # straight line, (5,7) for a Rider on (5,5) (a diagonal enemy at (7,7) would give 23). The enemy's
+    # tile is not a destination, and the 5 tiles of ring 2 next to it are reachable only through tiles
+    # next to the enemy, where movement ends.
+    env, c = centre_board()
+    env.place_unit(0, "rider", c)
+    env.place_unit(1, "warrior", at(env, 5, 7))
+    targets = move_targets(env, c)
+    assert len(targets) == 19
+    cut_off = {at(env, x, 7) for x in range(3, 8)}
+    assert targets == (area(env, c, 2) - {c}) - cut_off
+
+
+def test_forest_ends_movement():
+    # RULES §6: "forest, mountain: all remaining movement, so the move ends there"
+    env, c = centre_board("forest")
+    env.place_unit(0, "rider", c)
+    assert move_targets(env, c) == area(env, c, 1) - {c}
+
+
+def test_mountain_ends_movement_with_climbing():
+    # RULES §6: mountain costs all remaining movement (needs Climbing)
+    env, c = centre_board("mountain")
+    ensure_tech(env, 0, "climbing")
+    env.place_unit(0, "rider", c)
+    assert move_targets(env, c) == area(env, c, 1) - {c}
+
+
+def test_mountains_need_climbing():
+    # RULES §6: "Always blocked: mountains without Climbing"; §4 Climbing: move onto mountains
+    env, c = centre_board()
+    m = at(env, 5, 6)
+    env.set_terrain(m, "mountain")
+    env.place_unit(0, "warrior", c)
+    assert "climbing" not in env.player(0)["techs"]
+    assert m not in move_targets(env, c)
+    assert len(move_targets(env, c)) == 7
+    env.grant_tech(0, "climbing")
+    assert m in move_targets(env, c)
+
+
+def test_warrior_on_3_tile_road_reaches_11():
+    # RULES §6: road steps cost 0.5; "A step is allowed if floor(c + step) <= MOV ... checked: a Warrior
+    # on a 3-tile road reaches 11 tiles." Configuration (assumption, the one that gives 11): a straight
+    # road (5,5)-(5,6)-(5,7) on neutral open plain with the Warrior on its end (5,5).
+    # (5,6) costs 0.5, (5,7) 1.0, and from (5,6) a plain step costs 1.5 (floor 1): (4,7), (6,7).
+    # 8 neighbours + (5,7) + (4,7) + (6,7) = 11. (Warrior in the middle of the road would give 14.)
+    env, c = centre_board()
+    for y in (5, 6, 7):
+        env.set_road(at(env, 5, y))
+    env.place_unit(0, "warrior", c)
+    targets = move_targets(env, c)
+    assert targets == (area(env, c, 1) - {c}) | {at(env, 5, 7), at(env, 4, 7), at(env, 6, 7)}
+    assert len(targets) == 11
+
+
+def test_road_move_lands_on_road_end():
+    # RULES §6: the Warrior can reach the far end of the 3-tile road in one move
+    env, c = centre_board()
+    for y in (5, 6, 7):
+        env.set_road(at(env, 5, y))
+    env.place_unit(0, "warrior", c)
+    move(env, c, at(env, 5, 7))
+    assert env.unit_at(at(env, 5, 7))["type"] == "warrior"
+    assert env.unit_at(c) is None
+
+
+def test_units_cannot_stack():
+    # RULES §6: "The destination must be empty (no unit of any tribe)"
+    env, c = centre_board()
+    env.place_unit(0, "warrior", c)
+    env.place_unit(0, "warrior", at(env, 5, 6))
+    env.place_unit(1, "warrior", at(env, 4, 4))
+    targets = move_targets(env, c)
+    assert at(env, 5, 6) not in targets and at(env, 4, 4) not in targets
+    with pytest.raises(ValueError):
+        env.place_unit(0, "warrior", at(env, 5, 6))
+
+
+def corridor_board():
+    """Mountains (no Climbing) everywhere except the row-5 corridor (5,2)..(5,8)."""
+    env = duel(11, terrain="mountain")
+    for y in range(2, 9):
+        env.set_terrain(at(env, 5, y), "plain")
+    return env
+
+
+def test_friendly_units_do_not_block_paths():
+    # RULES §6: "paths may cross friendly units"
+    env = corridor_board()
+    env.place_unit(0, "rider", at(env, 5, 3))
+    env.place_unit(0, "warrior", at(env, 5, 4))
+    assert move_targets(env, at(env, 5, 3)) == {at(env, 5, 2), at(env, 5, 5)}
+
+
+def test_enemy_units_block_paths():
+    # RULES §6: "paths may cross friendly units, never enemy ones"
+    env = corridor_board()
+    env.place_unit(0, "rider", at(env, 5, 3))
+    env.place_unit(1, "warrior", at(env, 5, 4))
+    assert move_targets(env, at(env, 5, 3)) == {at(env, 5, 2)}
+
+
+def test_zone_of_control_ends_move_but_entry_allowed():
+    # RULES §6: a tile next to a unit of another tribe costs all remaining movement; always allowed.
+    # Rider at (5,3), enemy at (5,6): (5,4) is free of ZoC, (5,5) is next to the enemy and ends the move.
+    env = corridor_board()
+    env.place_unit(0, "rider", at(env, 5, 3))
+    env.place_unit(1, "warrior", at(env, 5, 6))
+    assert move_targets(env, at(env, 5, 3)) == {at(env, 5, 2), at(env, 5, 4), at(env, 5, 5)}
