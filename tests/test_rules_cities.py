@@ -332,15 +332,33 @@ def test_losing_capital_is_not_elimination():
 # ---------------------------------------------------------------- §8.1 population floor
 
 def test_population_floor_and_negative_production():
-    # RULES §14 Further checked figures: "A city set to -5 population is clamped to -1 and produces -1."
-    # §3: a negative population lowers the income total (max(0, sum)).
+    # RULES §8.1: "Population floor is -level"; §14 Further checked figures: "A city set to -5 population
+    # is clamped to -1 and produces -1."; §3: a negative population lowers the income total.
+    # The editor rejects a population below the floor (ValueError), so the clamp is reached through
+    # Destroy (§9.3) of a Farm placed by set_building (no population effect): 0 - 2 -> clamped to -1,
+    # and only the applied -1 costs score (-5).
     env = duel()
-    c = at(env, 4, 4)
-    env.place_city(0, c, population=-5)
+    c, farm = at(env, 4, 4), at(env, 4, 5)
+    env.place_city(0, c)
+    env.set_building(farm, "farm")
+    ensure_tech(env, 0, "organization", "farming", "construction")
+    s = score(env)
+    act(env, "destroy", target=farm)
     city = env.city_at(c)
+    assert env.tile(farm)["building"] is None
     assert city["population"] == -1
     assert city["production"] == -1
     assert env.income(0) == 2 - 1
+    assert score(env) == s - 5
+
+
+def test_population_below_floor_rejected_by_editor():
+    # API: editing methods raise ValueError on bad input; RULES §8.1 floor is -level
+    env = duel()
+    with pytest.raises(ValueError):
+        env.place_city(0, at(env, 4, 4), population=-2)
+    env.place_city(0, at(env, 4, 4), population=-1)
+    assert env.city_at(at(env, 4, 4))["production"] == -1
 
 
 # ---------------------------------------------------------------- §9.1 gathering

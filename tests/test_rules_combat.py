@@ -140,8 +140,7 @@ def test_scenario_07_weak_attacker_dies_defender_gets_kill():
     assert env.unit_at(T(3, 3)) is None
     d = env.unit_at(T(3, 4))
     assert d["hp"] == 7
-    assert d["kills"] == 1
-    assert env.player(1)["kills"] == 1
+    assert d["kills"] == 1  # "the defender gets a kill" (the unit; RULES does not say its tribe does)
     assert env.player(0)["kills"] == 0
     assert score(env, 0) == s0 - 10  # §12.3: unit killed -> minus its points
 
@@ -273,6 +272,20 @@ def test_village_gives_no_bonus():
     assert hp(env, T(3, 3)) == 5
 
 
+@pytest.mark.parametrize("walls, giant_hp", [(False, 37), (True, 39)])
+def test_giant_in_own_city_bonus(walls, giant_hp):
+    # RULES §7 B table: own city without walls: Giant (no fortify) 1.0; with walls 4.0 (any unit type).
+    # Warrior attacks Giant: no walls aF=2, dF=4, T=6 -> dealt round(2/6*9)=3, retaliation
+    # round(4/6*18)=12; walls dF=16, T=18 -> dealt round(2/18*9)=1, retaliation 16. The Warrior dies.
+    env, T = board()
+    env.place_city(1, T(3, 4), walls=walls)
+    env.place_unit(0, "warrior", T(3, 3))
+    env.place_unit(1, "giant", T(3, 4))
+    attack(env, T(3, 3), T(3, 4))
+    assert hp(env, T(3, 4)) == giant_hp
+    assert env.unit_at(T(3, 3)) is None
+
+
 def test_mountain_without_meditation_no_bonus():
     # RULES §7: mountain bonus needs Meditation (≠ game: Climbing). Scenario #8 without Meditation:
     # aF=1, dF=1, T=2 -> dealt round(0.5*1*4.5)=round(2.25)=2, retaliation round(0.5*1*4.5)=2:
@@ -314,16 +327,27 @@ def test_archer_range_2_attack_is_legal():
     assert is_legal(env, "attack", T(3, 2), T(5, 4))
 
 
-def test_no_attack_on_own_units_and_mind_bender_cannot_attack():
-    # RULES §7 targets: "any unit except a Mind Bender may attack any visible unit of another tribe"
+def test_no_attack_on_own_units():
+    # RULES §7 targets: "any unit ... may attack any visible unit of another tribe"
     env, T = board()
     env.place_unit(0, "warrior", T(3, 3))
     env.place_unit(0, "warrior", T(3, 2))
-    env.place_unit(0, "mind_bender", T(4, 4))
     env.place_unit(1, "warrior", T(3, 4))
     assert not is_legal(env, "attack", T(3, 3), T(3, 2))
     assert is_legal(env, "attack", T(3, 3), T(3, 4))
-    assert not is_legal(env, "attack", T(4, 4), T(3, 4))
+
+
+def test_mind_bender_converts_instead_of_attacking():
+    # RULES §7: "any unit except a Mind Bender may attack"; a Mind Bender's action on an adjacent enemy is
+    # Convert (the API shares the Attack/Convert id block): the target joins its tribe with its HP and
+    # is FINISHED; no damage is dealt either way.
+    env, T = board()
+    env.place_unit(0, "mind_bender", T(4, 4))
+    env.place_unit(1, "warrior", T(3, 4), hp=7)
+    act(env, "convert", source=T(4, 4), target=T(3, 4))
+    u = env.unit_at(T(3, 4))
+    assert u["owner"] == 0 and u["type"] == "warrior" and u["hp"] == 7 and u["status"] == "finished"
+    assert hp(env, T(4, 4)) == 10
 
 
 def test_retaliation_when_target_range_covers_distance():

@@ -59,8 +59,19 @@ void for_each_legal(const GameState& s, Emit&& emit) {
       if (can_spawn(s, city, type) && !emit(space.spawn(t, type))) return;
     }
   }
+  // Buildings the tribe could afford with its techs, by terrain: a cheap filter before can_build.
+  uint32_t buildable[kNumTerrains] = {};
+  for (int b = 0; b < kNumBuildings; ++b) {
+    const BuildingInfo& info = kBuildings[b];
+    if ((info.tech != kNoTech && !p.has(info.tech)) || p.stars < info.cost) continue;
+    if (is_monument(b) && !(p.monuments_available & (1u << (b - kFirstMonument)))) continue;
+    for (int t = 0; t < kNumTerrains; ++t) if (info.terrain_mask & (1u << t)) buildable[t] |= 1u << b;
+  }
   for (int i = 0; i < num_territory; ++i) {
-    for (int b = 0; b < kNumBuildings; ++b) {
+    const Tile& tile = s.tiles[territory[i]];
+    if (tile.building != kNoBuilding) continue;
+    for (uint32_t bits = buildable[tile.terrain]; bits; bits &= bits - 1) {
+      const int b = __builtin_ctz(bits);
       if (can_build(s, territory_city[i], territory[i], b) && !emit(space.build(territory[i], b))) return;
     }
   }
@@ -94,11 +105,14 @@ void for_each_legal(const GameState& s, Emit&& emit) {
     }
   }
   int16_t reach[kMaxTiles];
+  MoveContext moves;
+  bool moves_ready = false;
   for (int i = 0; i < num_units; ++i) {
     const int t = unit_tiles[i];
     const int slot = s.tiles[t].unit;
     if (!can_move(s.units[slot])) continue;
-    const int count = reachable_tiles(s, slot, reach);
+    if (!moves_ready) { prepare_moves(s, player, moves); moves_ready = true; }
+    const int count = reachable_tiles(s, slot, moves, reach);
     for (int j = 0; j < count; ++j) if (!emit(space.move(t, reach[j]))) return;
   }
 }

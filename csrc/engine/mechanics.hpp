@@ -17,8 +17,17 @@ bool can_attack(const Unit& u);
 void after_move_status(Unit& u);
 void after_attack_status(Unit& u, bool killed);
 
-// ---- §6 movement. Writes the reachable empty tiles in ascending order.
-int reachable_tiles(const GameState& s, int slot, int16_t* out);
+// ---- §6 movement search (pathing.cpp). A MoveContext is prepared once per
+// legal-action enumeration for the acting player and shared by all its units.
+struct MoveContext {
+  uint8_t land[kMaxTiles];   // for land units: 0 blocked, 1 ordinary step, 2 step that ends the move
+  uint8_t naval[kMaxTiles];  // the same for boats
+  uint8_t road_link[kMaxTiles];  // a road-or-city tile next to another one (road steps possible)
+  bool any_road_link = false;
+};
+void prepare_moves(const GameState& s, int player, MoveContext& ctx);
+// Writes the reachable empty tiles of the unit in `slot` in ascending order.
+int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
 // Moves the unit along its path to `to`: embark/disembark, vision, status.
 void move_unit(GameState& s, int slot, int to);
 // §8.5 push test: can the unit of `player` be placed on `tile`?

@@ -54,10 +54,6 @@ int unit_movement(const Unit& u) { return kUnits[u.type].mov; }
 
 // ------------------------------------------------------------------ vision
 
-bool sees_tile(const GameState& s, int player, int tile) {
-  return s.full_observability || s.explored_by(player, tile);
-}
-
 namespace {
 
 // §6: the first time a tribe sees another tribe, it gets one random tech that

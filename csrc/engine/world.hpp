@@ -44,7 +44,9 @@ int unit_movement(const Unit& u);
 void reveal_area(GameState& s, int player, int tile, int radius);
 // A unit of `owner` appeared on `tile`: tribes that see the tile meet it.
 void unit_seen(GameState& s, int owner, int tile);
-bool sees_tile(const GameState& s, int player, int tile);
+inline bool sees_tile(const GameState& s, int player, int tile) {
+  return s.full_observability || s.explored_by(player, tile);
+}
 
 // ---- cities (§8)
 int create_city(GameState& s, int player, int tile, bool capital);

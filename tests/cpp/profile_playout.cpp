@@ -1,0 +1,35 @@
+// Developer tool: random playouts for profiling the engine (perf record ./profile_playout).
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "engine/game.hpp"
+
+int main(int argc, char** argv) {
+  using namespace polyenv;
+  const int games = argc > 1 ? std::atoi(argv[1]) : 200;
+  const int size = argc > 2 ? std::atoi(argv[2]) : 11;
+  const int players = argc > 3 ? std::atoi(argv[3]) : 2;
+  GameConfig cfg;
+  cfg.map_size = size;
+  cfg.tribes.clear();
+  for (int i = 0; i < players; ++i) cfg.tribes.push_back(int8_t((2 + i) % kNumTribes));
+  std::vector<int32_t> legal(1 << 16);
+  GameState s;
+  Rng rng;
+  rng.seed(7);
+  long actions = 0, decisions_sum = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int g = 0; g < games; ++g) {
+    new_game(s, cfg, uint64_t(g));
+    while (!s.game_over) {
+      int n = legal_actions(s, legal.data(), int(legal.size()));
+      decisions_sum += n;
+      apply_action(s, legal[rng.below(uint32_t(n))]);
+      ++actions;
+    }
+  }
+  double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%d games, %ld actions, %.0f actions/s, mean legal %.1f\n", games, actions, actions / dt,
+              double(decisions_sum) / actions);
+}
