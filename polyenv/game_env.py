@@ -189,18 +189,21 @@ class GameEnv:
             raise ValueError(f"action id must be an integer, got {action_id!r}")
         self._game.step(int(action_id))
 
-    def playout(self, policy: str = "random", max_actions: int | None = None, seed: int | None = None) -> int:
+    def playout(self, policy: str = "random", max_actions: int | None = None, seed: int | None = None,
+                record_events: bool = True) -> int:
         """Plays natively (GIL released) to the end of the game or for ``max_actions``.
 
-        ``policy="random"`` picks uniformly among the legal actions. Returns the
-        number of actions applied.
+        ``policy="random"`` picks uniformly among the legal actions (the full legal
+        list is rebuilt after every action). ``record_events=False`` skips the
+        event journal. Returns the number of actions applied.
         """
         if policy != "random":
             raise ValueError(f"policy must be 'random', got {policy!r}")
         limit = -1 if max_actions is None else int(max_actions)
         if max_actions is not None and limit < 0:
             raise ValueError("max_actions must be None or >= 0")
-        return self._game.playout(limit, _seed(seed) if seed is not None else self._game.state_id)
+        return self._game.playout(limit, _seed(seed) if seed is not None else self._game.state_id,
+                                  bool(record_events))
 
     def action_id(self, kind: str, source=None, target=None, arg=None) -> int:
         """The stable id of an action named by its kind (it may be illegal now).
@@ -279,6 +282,21 @@ class GameEnv:
         if max_actions is not None and a < 1:
             raise ValueError("max_actions must be None or >= 1")
         return self._game.observe(p, a, bool(include_combat_preview))
+
+    def visible_events_numpy(self, cursor: int = 0, player: int | None = None) -> tuple[dict, int]:
+        """The fog-filtered event records of ``player`` after ``cursor``, and the next cursor.
+
+        Returns ``(events, next_cursor)`` where events holds ``features`` int32
+        [n, 26] (columns: ``polyenv.VISIBLE_EVENT_FEATURE_NAMES``), ``affected``
+        int32 [n, 9, 8] (``VISIBLE_EVENT_AFFECTED_FEATURE_NAMES``),
+        ``affected_mask`` uint8 [n, 9], ``sequence`` uint64 [n] (private to the
+        player: 1, 2, ...) and ``action_sequence`` uint64 [n] (the world-action id
+        shared by every observer who saw it). Hidden positions, units and victims
+        are -1. The journal covers the current game (reset clears it); it is not
+        part of ``to_bytes``.
+        """
+        p = self.current_player if player is None else int(player)
+        return self._game.visible_events(p, int(cursor))
 
     def full_map_numpy(self) -> np.ndarray:
         """All tiles as int32 [tiles, 23] map tokens with no fog (for labels and tests only)."""

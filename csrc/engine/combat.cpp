@@ -75,8 +75,9 @@ void resolve_attack(GameState& s, int slot, int target_tile) {
   if (out.counter) {
     Unit& a = s.units[slot];
     a.hp = int16_t(a.hp - out.retaliation);
-    if (a.hp <= 0) {
+    if (a.hp <= 0) {  // the defender gets the kill, and its tribe too (as Tribes' AttackCommand)
       s.units[target].kills++;
+      if (++s.players[defender_owner].kills >= kGateKills) make_monument_available(s, defender_owner, kGateOfPower);
       kill_unit(s, slot);
     }
   }

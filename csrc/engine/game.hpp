@@ -54,9 +54,11 @@ void new_game(GameState& s, const GameConfig& cfg, uint64_t seed);
 int legal_actions(const GameState& s, int32_t* out, int capacity);
 // True when `id` is a legal action now.
 bool is_legal(const GameState& s, int32_t id);
+struct EventSink;  // events.hpp
 // Applies a legal action (unchecked: call is_legal first), then ends the turn
 // automatically while End Turn is the current player's only legal action.
-void apply_action(GameState& s, int32_t id);
+// With a sink, the action's WorldEvent is delivered to it (events.hpp).
+void apply_action(GameState& s, int32_t id, EventSink* sink = nullptr);
 
 inline ActionSpace action_space(const GameState& s) { return ActionSpace(s.map_size, s.num_players); }
 

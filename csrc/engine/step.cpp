@@ -1,5 +1,6 @@
 // The transition function: applies one legal action, then settles the turn
 // (End Turn is played automatically while it is the only legal action).
+#include "events.hpp"
 #include "mechanics.hpp"
 
 namespace polyenv {
@@ -58,7 +59,9 @@ void settle(GameState& s) {
 
 }  // namespace
 
-void apply_action(GameState& s, int32_t id) {
+void apply_action(GameState& s, int32_t id, EventSink* sink) {
+  WorldEvent event;
+  if (sink) event = begin_event(s, id);
   const Action a = action_space(s).decode(id);
   const int player = s.current_player;
   switch (a.block) {
@@ -81,6 +84,10 @@ void apply_action(GameState& s, int32_t id) {
     case kBlockMove: move_unit(s, s.tiles[a.source].unit, a.target); break;
   }
   s.actions_applied++;
+  if (sink) {
+    finish_event(s, event);
+    sink->on_event(s, event);
+  }
   settle(s);
 }
 

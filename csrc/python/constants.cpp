@@ -1,5 +1,6 @@
 // Name tables and layout constants exported to Python.
 #include "../encode/encode.hpp"
+#include "../engine/events.hpp"
 #include "bindings.hpp"
 
 namespace polyenv::python {
@@ -34,6 +35,8 @@ void init_constants(py::module_& m) {
   m.attr("STATE_FEATURE_NAMES") = names(kStateFeatureNames);
   m.attr("ACTION_FEATURE_NAMES") = names(kActionFeatureNames);
   m.attr("ACTION_ARG_MASK_NAMES") = names(kActionArgMaskNames);
+  m.attr("VISIBLE_EVENT_FEATURE_NAMES") = names(kEventFeatureNames);
+  m.attr("VISIBLE_EVENT_AFFECTED_FEATURE_NAMES") = names(kEventAffectedFeatureNames);
   m.attr("MIN_MAP_SIZE") = kMinMapSize;
   m.attr("MAX_MAP_SIZE") = kMaxMapSize;
   m.attr("MAX_PLAYERS") = kMaxPlayers;

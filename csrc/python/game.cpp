@@ -9,47 +9,11 @@
 #include "../engine/ids.hpp"
 #include "../engine/mechanics.hpp"
 #include "bindings.hpp"
+#include "game_handle.hpp"
 
 namespace polyenv::python {
 
 namespace {
-
-enum class Source { kGenerated, kLevel, kBlank };
-
-struct Game {
-  GameState state;
-  GameConfig config;
-  Source source = Source::kGenerated;
-  Level level;
-  int blank_terrain = kPlain;
-  uint64_t seed = 0;
-  uint64_t state_id = 0;
-  uint64_t episode_id = 0;
-  std::vector<int32_t> legal;  // scratch for the legal list (grows, never per action)
-
-  void new_episode(uint64_t new_seed) {
-    seed = new_seed;
-    switch (source) {
-      case Source::kGenerated: new_game(state, config, seed); break;
-      case Source::kLevel: setup_game(state, level, config, seed); break;
-      case Source::kBlank:
-        blank_game(state, config.map_size, config.tribes, blank_terrain, config.mode, config.max_turns, seed);
-        break;
-    }
-    episode_id = next_opaque_id();
-    state_id = next_opaque_id();
-  }
-  void touched() { state_id = next_opaque_id(); }
-
-  int fill_legal() {
-    int total = legal_actions(state, legal.data(), int(legal.size()));
-    if (total > int(legal.size())) {
-      legal.resize(size_t(total) * 2);
-      total = legal_actions(state, legal.data(), int(legal.size()));
-    }
-    return total;
-  }
-};
 
 void check_players(const std::vector<int8_t>& tribes) {
   if (tribes.size() < 1 || tribes.size() > size_t(kMaxPlayers)) {
@@ -194,13 +158,14 @@ py::dict tile_dict(const GameState& s, int t) {
   return d;
 }
 
-int random_playout(Game& g, int max_actions, uint64_t seed) {
+int random_playout(Game& g, int max_actions, uint64_t seed, bool record_events) {
   Rng rng;
   rng.seed(seed, 0x9E37);
   int applied = 0;
+  EventSink* sink = record_events ? &g.journal : nullptr;
   while (!g.state.game_over && (max_actions < 0 || applied < max_actions)) {
     const int total = g.fill_legal();
-    apply_action(g.state, g.legal[rng.below(uint32_t(total))]);
+    apply_action(g.state, g.legal[rng.below(uint32_t(total))], sink);
     ++applied;
   }
   return applied;
@@ -250,6 +215,7 @@ void init_game(py::module_& m) {
         for (const Player& p : s.players) tribes.push_back(p.tribe);
         g->config = make_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability);
         g->legal.resize(4096);
+        g->journal.clear(s.num_players);
         g->episode_id = next_opaque_id();
         g->state_id = next_opaque_id();
         return g;
@@ -281,14 +247,14 @@ void init_game(py::module_& m) {
           throw InvalidArgument("action " + std::to_string(id) + " (" + describe_action(g.state, int32_t(id)) +
                                 ") is not legal now");
         }
-        apply_action(g.state, int32_t(id));
+        apply_action(g.state, int32_t(id), &g.journal);
         g.touched();
       })
-      .def("playout", [](Game& g, int max_actions, uint64_t seed) {
+      .def("playout", [](Game& g, int max_actions, uint64_t seed, bool record_events) {
         int applied;
         {
           py::gil_scoped_release release;
-          applied = random_playout(g, max_actions, seed);
+          applied = random_playout(g, max_actions, seed, record_events);
         }
         if (applied > 0) g.touched();
         return applied;
@@ -320,6 +286,34 @@ void init_game(py::module_& m) {
         if (id < 0 || id >= action_space(g.state).size()) throw py::index_error("action id out of range");
         Action a = action_space(g.state).decode(int32_t(id));
         return py::make_tuple(int(a.block), int(a.source), int(a.target), int(a.arg), int(a.amount));
+      })
+      .def("visible_events", [](const Game& g, int player, int64_t cursor) {
+        check_player(g, player);
+        const auto& records = g.journal.records[player];
+        if (cursor < 0 || cursor > int64_t(records.size())) {
+          throw py::index_error("cursor " + std::to_string(cursor) + " is outside 0.." + std::to_string(records.size()));
+        }
+        const py::ssize_t n = py::ssize_t(records.size()) - cursor;
+        auto features = new_array<int32_t>({n, kEventFeatures});
+        auto affected = new_array<int32_t>({n, kEventAffectedRows, kEventAffectedFeatures});
+        auto affected_mask = new_array<uint8_t>({n, kEventAffectedRows});
+        auto sequence = new_array<uint64_t>({n});
+        auto action_sequence = new_array<uint64_t>({n});
+        for (py::ssize_t i = 0; i < n; ++i) {
+          const JournalRecord& r = records[size_t(cursor + i)];
+          std::copy(r.features.begin(), r.features.end(), features.mutable_data() + i * kEventFeatures);
+          std::copy(r.affected.begin(), r.affected.end(), affected.mutable_data() + i * r.affected.size());
+          std::copy(r.affected_mask.begin(), r.affected_mask.end(), affected_mask.mutable_data() + i * kEventAffectedRows);
+          sequence.mutable_data()[i] = r.sequence;
+          action_sequence.mutable_data()[i] = r.action_sequence;
+        }
+        py::dict d;
+        d["features"] = features;
+        d["affected"] = affected;
+        d["affected_mask"] = affected_mask;
+        d["sequence"] = sequence;
+        d["action_sequence"] = action_sequence;
+        return py::make_tuple(d, int64_t(records.size()));
       })
       .def("check_invariants", [](const Game& g) { return check_invariants(g.state); })
       .def("ranking", [](const Game& g) { return ranking(g.state); })

@@ -1,0 +1,80 @@
+// game_handle.hpp — the native object behind polyenv.GameEnv, shared by the
+// binding files (game.cpp, bots.cpp, ...). It owns one GameState plus what lives
+// outside the state: the level to reset to, ids, and the per-player event journals.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "../engine/events.hpp"
+#include "../engine/game.hpp"
+#include "../engine/ids.hpp"
+
+namespace polyenv::python {
+
+// One fog-filtered record of a player's journal.
+struct JournalRecord {
+  uint64_t sequence = 0;         // private to the observer: 1, 2, 3, ...
+  uint64_t action_sequence = 0;  // world-action id shared by every observer who saw it
+  std::array<int32_t, kEventFeatures> features{};
+  std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected{};
+  std::array<uint8_t, kEventAffectedRows> affected_mask{};
+};
+
+// Appends each world event to the journal of every player who could see it.
+struct Journal final : EventSink {
+  std::vector<std::vector<JournalRecord>> records;  // per player
+  void clear(int players) { records.assign(size_t(players), {}); }
+  void on_event(const GameState& s, const WorldEvent& e) override {
+    for (int p = 0; p < s.num_players; ++p) {
+      JournalRecord r;
+      if (!visible_record(s, e, p, r.features.data(), r.affected.data(), r.affected_mask.data())) continue;
+      r.sequence = records[p].size() + 1;
+      r.action_sequence = e.action_sequence;
+      records[p].push_back(r);
+    }
+  }
+};
+
+enum class Source { kGenerated, kLevel, kBlank };
+
+struct Game {
+  GameState state;
+  GameConfig config;
+  Source source = Source::kGenerated;
+  Level level;
+  int blank_terrain = kPlain;
+  uint64_t seed = 0;
+  uint64_t state_id = 0;
+  uint64_t episode_id = 0;
+  std::vector<int32_t> legal;  // scratch for the legal list (grows, never per action)
+
+  Journal journal;
+
+  void new_episode(uint64_t new_seed) {
+    seed = new_seed;
+    switch (source) {
+      case Source::kGenerated: new_game(state, config, seed); break;
+      case Source::kLevel: setup_game(state, level, config, seed); break;
+      case Source::kBlank:
+        blank_game(state, config.map_size, config.tribes, blank_terrain, config.mode, config.max_turns, seed);
+        break;
+    }
+    episode_id = next_opaque_id();
+    state_id = next_opaque_id();
+    journal.clear(state.num_players);
+  }
+  void touched() { state_id = next_opaque_id(); }
+
+  int fill_legal() {
+    int total = legal_actions(state, legal.data(), int(legal.size()));
+    if (total > int(legal.size())) {
+      legal.resize(size_t(total) * 2);
+      total = legal_actions(state, legal.data(), int(legal.size()));
+    }
+    return total;
+  }
+};
+
+
+}  // namespace polyenv::python
