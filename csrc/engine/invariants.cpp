@@ -32,6 +32,16 @@ std::string check_invariants(const GameState& s) {
       return at("tile", t) + "city terrain without its city";
     }
   }
+  int road_links = 0;
+  for (int t = 0; t < tiles; ++t) {
+    bool link = false;
+    if (road_or_city(s.tiles[t])) {
+      for_each_neighbour(s, t, [&](int nb) { link = link || road_or_city(s.tiles[nb]); });
+    }
+    if (link != bool(s.tiles[t].road_link)) return at("tile", t) + "road link flag is stale";
+    road_links += link;
+  }
+  if (road_links != s.road_links) return "road link count is stale";
   for (int i = 0; i < int(s.units.size()); ++i) {
     const Unit& u = s.units[i];
     if (!u.alive()) continue;

@@ -20,10 +20,11 @@ void after_attack_status(Unit& u, bool killed);
 // ---- §6 movement search (pathing.cpp). A MoveContext is prepared once per
 // legal-action enumeration for the acting player and shared by all its units.
 struct MoveContext {
-  uint8_t land[kMaxTiles];   // for land units: 0 blocked, 1 ordinary step, 2 step that ends the move
-  uint8_t naval[kMaxTiles];  // the same for boats
-  uint8_t road_link[kMaxTiles];  // a road-or-city tile next to another one (road steps possible)
-  bool any_road_link = false;
+  int player = -1;
+  uint8_t zoc[kMaxTiles];    // next to a unit of another tribe
+  // Per tile, filled on first use: bits 0-1 the land class, bits 2-3 the naval
+  // class (0 blocked, 1 ordinary step, 2 step that ends the move); 0xFF unknown.
+  mutable uint8_t step_class[kMaxTiles];
 };
 void prepare_moves(const GameState& s, int player, MoveContext& ctx);
 // Writes the reachable empty tiles of the unit in `slot` in ascending order.

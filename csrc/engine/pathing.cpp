@@ -3,7 +3,7 @@
 // enumeration (MoveContext); each unit then runs a breadth-first search by
 // layers, or a Dijkstra in half-steps when a road step is possible nearby.
 #include <algorithm>
-#include <cmath>
+#include <cstring>
 
 #include "mechanics.hpp"
 
@@ -12,18 +12,42 @@ namespace polyenv {
 namespace {
 
 constexpr int kMaxMov = 3;
-constexpr int kMaxReach = 2 * kMaxMov + 2;  // steps cost >= 0.5 and floor(used) <= MOV
+constexpr int kMaxReach = 2 * kMaxMov + 1;  // steps cost >= 0.5 and used < MOV + 1
 constexpr int kWindow = 2 * kMaxReach + 1;
 constexpr int kWindowCells = kWindow * kWindow;
 
-bool road_or_city(const Tile& t) { return t.terrain == kCity || (t.road && !is_water(t.terrain)); }
-
 enum StepClass : uint8_t { kBlocked = 0, kStep = 1, kEndsMove = 2 };
+
+// Classifies a tile for the acting player (§6 table; zone of control turns any step into one that ends the move).
+uint8_t classify(const GameState& s, const MoveContext& ctx, int t) {
+  const Tile& tile = s.tiles[t];
+  const Unit* other = s.unit_at(t);
+  if (!sees_tile(s, ctx.player, t) || (other && other->owner != ctx.player)) return 0;
+  const Player& p = s.players[ctx.player];
+  int land = kBlocked, naval = kBlocked;
+  switch (tile.terrain) {
+    case kShallow:
+      land = tile.building == kPort && p.has(kSailing) ? kEndsMove : kBlocked;  // embark
+      naval = p.has(kSailing) ? kStep : kBlocked;
+      break;
+    case kDeep: naval = p.has(kNavigation) ? kStep : kBlocked; break;
+    case kMountain: land = naval = p.has(kClimbing) ? kEndsMove : kBlocked; break;
+    case kForest: land = naval = kEndsMove; break;
+    default: land = kStep; naval = kEndsMove; break;  // plain, village, city; boats disembark
+  }
+  if (ctx.zoc[t]) {
+    if (land) land = kEndsMove;
+    if (naval) naval = kEndsMove;
+  }
+  return uint8_t(land | (naval << 2));
+}
 
 // The class of stepping onto `to` for this unit (Mind Benders never enter enemy cities).
 inline int step_class(const GameState& s, const Unit& u, const MoveContext& ctx, int to) {
-  if (is_naval(u.type)) return ctx.naval[to];
-  int c = ctx.land[to];
+  uint8_t& memo = ctx.step_class[to];
+  if (memo == 0xFF) memo = classify(s, ctx, to);
+  if (is_naval(u.type)) return memo >> 2;
+  const int c = memo & 3;
   if (c && u.type == kMindBender && s.tiles[to].terrain == kCity && s.tile_owner(to) != u.owner) return kBlocked;
   return c;
 }
@@ -69,59 +93,73 @@ int reachable_by_layers(const GameState& s, const Unit& u, const MoveContext& ct
   return count;
 }
 
+// Movement in fixed point: 1/256 of a step. Road steps halve costs at most
+// once per step over at most 2*MOV+1 steps, so every value is exact.
+constexpr int kUnit = 256;
+
 // Cost of a step with `used` movement spent, or -1 (§6 table, road rule and floor test).
-double step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, int from, int to, double used, double mov) {
+inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, int from, int to, int used, int mov) {
   const int cls = step_class(s, u, ctx, to);
   if (cls == kBlocked) return -1;
-  double cost = cls == kEndsMove ? mov - used : 1;
-  if (road_or_city(s.tiles[from]) && road_or_city(s.tiles[to])) {
-    int owner = s.tile_owner(from);
-    if (owner < 0 || owner == u.owner) cost = std::max(0.5, cost / 2);
+  int cost = cls == kEndsMove ? mov - used : kUnit;
+  if (s.tiles[from].road_link && road_or_city(s.tiles[to])) {
+    const int owner = s.tile_owner(from);
+    if (owner < 0 || owner == u.owner) cost = std::max(kUnit / 2, cost / 2);
   }
-  if (cost <= 0 || std::floor(used + cost) > mov) return -1;
+  // floor(used + cost) <= MOV  <=>  used + cost < MOV + 1 (in whole steps)
+  if (cost <= 0 || used + cost >= mov + kUnit) return -1;
   return cost;
 }
 
-struct HeapEntry { double cost; int8_t dx, dy; };
-
-// The general search (Dijkstra over the window) for units near road links.
+// The general search for units near road links: label-correcting (FIFO) over
+// the window; lower spent movement is never worse, so it converges to the optimum.
 int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size;
-  const double mov = unit_movement(u);
-  const int reach = 2 * unit_movement(u) + 2;
+  const int mov = unit_movement(u) * kUnit;
+  const int reach = 2 * unit_movement(u) + 1;
   const int window = 2 * reach + 1, cells = window * window;
   const int ux = u.tile / n, uy = u.tile % n;
-  double best[kWindowCells];
-  std::fill(best, best + cells, 1e9);
+  constexpr uint16_t kUnreached = 0xFFFF;  // movement values stay below (3 + 1) * 256
+  uint16_t best[kWindowCells];
+  uint8_t queued[kWindowCells];
+  std::memset(best, 0xFF, sizeof(uint16_t) * cells);
+  std::memset(queued, 0, cells);
   auto cell_of = [&](int dx, int dy) { return (dx + reach) * window + (dy + reach); };
-  HeapEntry heap[kWindowCells * 8];
-  int heap_size = 0;
-  auto push = [&](double cost, int dx, int dy) {
-    heap[heap_size++] = {cost, int8_t(dx), int8_t(dy)};
-    std::push_heap(heap, heap + heap_size, [](const HeapEntry& a, const HeapEntry& b) { return a.cost > b.cost; });
+  int8_t queue_dx[kWindowCells], queue_dy[kWindowCells];
+  int head = 0, size = 0;
+  auto push = [&](int dx, int dy) {
+    const int c = cell_of(dx, dy);
+    if (queued[c]) return;
+    queued[c] = true;
+    const int slot = (head + size++) % kWindowCells;
+    queue_dx[slot] = int8_t(dx);
+    queue_dy[slot] = int8_t(dy);
   };
   best[cell_of(0, 0)] = 0;
-  push(0, 0, 0);
+  push(0, 0);
   const bool naval = is_naval(u.type);
-  while (heap_size > 0) {
-    std::pop_heap(heap, heap + heap_size, [](const HeapEntry& a, const HeapEntry& b) { return a.cost > b.cost; });
-    const HeapEntry e = heap[--heap_size];
-    if (e.cost > best[cell_of(e.dx, e.dy)]) continue;
-    const int fx = ux + e.dx, fy = uy + e.dy, from = fx * n + fy;
+  while (size > 0) {
+    const int dx0 = queue_dx[head], dy0 = queue_dy[head];
+    head = (head + 1) % kWindowCells;
+    --size;
+    const int c0 = cell_of(dx0, dy0);
+    queued[c0] = false;
+    const int used = best[c0];
+    const int from = (ux + dx0) * n + uy + dy0;
     const Tile& src = s.tiles[from];
     // Embarking or disembarking ends the move.
-    if ((e.dx | e.dy) != 0 && is_water(src.terrain) != naval) continue;
-    // With no movement left only a road step (0.5) can still pass the floor test.
-    if (e.cost >= mov && !ctx.road_link[from]) continue;
-    for (int dx = std::max(e.dx - 1, std::max(-reach, -ux)); dx <= std::min(e.dx + 1, std::min(reach, n - 1 - ux)); ++dx) {
-      for (int dy = std::max(e.dy - 1, std::max(-reach, -uy)); dy <= std::min(e.dy + 1, std::min(reach, n - 1 - uy)); ++dy) {
-        if (dx == e.dx && dy == e.dy) continue;
-        const double step = step_cost(s, u, ctx, from, (ux + dx) * n + uy + dy, e.cost, mov);
+    if ((dx0 | dy0) != 0 && is_water(src.terrain) != naval) continue;
+    // With no movement left only a road step can still pass the floor test.
+    if (used >= mov && !src.road_link) continue;
+    for (int dx = std::max(dx0 - 1, std::max(-reach, -ux)); dx <= std::min(dx0 + 1, std::min(reach, n - 1 - ux)); ++dx) {
+      for (int dy = std::max(dy0 - 1, std::max(-reach, -uy)); dy <= std::min(dy0 + 1, std::min(reach, n - 1 - uy)); ++dy) {
+        if (dx == dx0 && dy == dy0) continue;
+        const int step = step_cost(s, u, ctx, from, (ux + dx) * n + uy + dy, used, mov);
         if (step < 0) continue;
         const int c = cell_of(dx, dy);
-        if (e.cost + step < best[c]) {
-          best[c] = e.cost + step;
-          push(best[c], dx, dy);
+        if (used + step < best[c]) {
+          best[c] = uint16_t(used + step);
+          push(dx, dy);
         }
       }
     }
@@ -129,7 +167,7 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   int count = 0;
   for (int dx = std::max(-reach, -ux); dx <= std::min(reach, n - 1 - ux); ++dx) {
     for (int dy = std::max(-reach, -uy); dy <= std::min(reach, n - 1 - uy); ++dy) {
-      if ((dx | dy) == 0 || best[cell_of(dx, dy)] >= 1e9) continue;
+      if ((dx | dy) == 0 || best[cell_of(dx, dy)] == kUnreached) continue;
       const int t = (ux + dx) * n + uy + dy;
       if (s.tiles[t].unit < 0) out[count++] = int16_t(t);
     }
@@ -137,11 +175,11 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   return count;
 }
 
-bool road_link_within(const GameState& s, const MoveContext& ctx, int tile, int radius) {
+bool road_link_within(const GameState& s, int tile, int radius) {
   const int n = s.map_size, x0 = tile / n, y0 = tile % n;
   for (int x = std::max(0, x0 - radius); x <= std::min(n - 1, x0 + radius); ++x) {
     for (int y = std::max(0, y0 - radius); y <= std::min(n - 1, y0 + radius); ++y) {
-      if (ctx.road_link[x * n + y]) return true;
+      if (s.tiles[x * n + y].road_link) return true;
     }
   }
   return false;
@@ -150,53 +188,18 @@ bool road_link_within(const GameState& s, const MoveContext& ctx, int tile, int 
 }  // namespace
 
 void prepare_moves(const GameState& s, int player, MoveContext& ctx) {
-  const int tiles = s.num_tiles;
-  uint8_t zoc[kMaxTiles];
-  std::fill(zoc, zoc + tiles, uint8_t(0));
+  ctx.player = player;
+  std::fill(ctx.zoc, ctx.zoc + s.num_tiles, uint8_t(0));
+  std::fill(ctx.step_class, ctx.step_class + s.num_tiles, uint8_t(0xFF));
   for (const Unit& u : s.units) {
-    if (u.alive() && u.owner != player) for_each_neighbour(s, u.tile, [&](int nb) { zoc[nb] = 1; });
-  }
-  const Player& p = s.players[player];
-  const bool climbing = p.has(kClimbing), sailing = p.has(kSailing), navigation = p.has(kNavigation);
-  ctx.any_road_link = false;
-  for (int t = 0; t < tiles; ++t) {
-    const Tile& tile = s.tiles[t];
-    const Unit* other = s.unit_at(t);
-    uint8_t land = kBlocked, naval = kBlocked;
-    if (sees_tile(s, player, t) && !(other && other->owner != player)) {
-      switch (tile.terrain) {
-        case kShallow:
-          land = tile.building == kPort && sailing ? kEndsMove : kBlocked;  // embark
-          naval = sailing ? kStep : kBlocked;
-          break;
-        case kDeep:
-          naval = navigation ? kStep : kBlocked;
-          break;
-        case kMountain:
-          land = naval = climbing ? kEndsMove : kBlocked;
-          break;
-        case kForest: land = naval = kEndsMove; break;
-        default: land = kStep; naval = kEndsMove; break;  // plain, village, city; boats disembark
-      }
-      if (zoc[t]) {  // zone of control: the step takes all remaining movement
-        if (land) land = kEndsMove;
-        if (naval) naval = kEndsMove;
-      }
-    }
-    ctx.land[t] = land;
-    ctx.naval[t] = naval;
-    uint8_t link = 0;
-    if (road_or_city(tile)) {
-      for_each_neighbour(s, t, [&](int nb) { if (road_or_city(s.tiles[nb])) link = 1; });
-    }
-    ctx.road_link[t] = link;
-    ctx.any_road_link |= link;
+    if (u.alive() && u.owner != player) for_each_neighbour(s, u.tile, [&](int nb) { ctx.zoc[nb] = 1; });
   }
 }
 
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
   const Unit& u = s.units[slot];
-  if (ctx.any_road_link && road_link_within(s, ctx, u.tile, unit_movement(u) + 1)) {
+  // A road step starts on a road-link tile; one farther than MOV cannot be reached without one.
+  if (s.road_links > 0 && road_link_within(s, u.tile, unit_movement(u))) {
     return reachable_with_roads(s, u, ctx, out);
   }
   return reachable_by_layers(s, u, ctx, out);

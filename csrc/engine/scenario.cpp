@@ -78,6 +78,7 @@ void edit_set_terrain(GameState& s, int tile, int terrain) {
     fail("the unit on tile " + std::to_string(tile) + " cannot stand on that terrain");
   }
   s.tiles[tile].terrain = int8_t(terrain);
+  refresh_road_links(s, tile);
 }
 
 void edit_set_resource(GameState& s, int tile, int resource) {
@@ -165,6 +166,7 @@ void edit_set_road(GameState& s, int tile) {
   const int terrain = s.tiles[tile].terrain;
   if (terrain != kPlain && terrain != kForest && terrain != kVillage) fail("roads go on plain, forest or village tiles");
   s.tiles[tile].road = 1;
+  refresh_road_links(s, tile);
   for (int p = 0; p < s.num_players; ++p) if (s.players[p].alive) update_trade_network(s, p);
   refresh(s);
 }

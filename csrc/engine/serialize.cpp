@@ -11,7 +11,7 @@ namespace polyenv {
 namespace {
 
 constexpr uint32_t kMagic = 0x31594C50;  // "PLY1"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 
 struct Writer {
   std::string out;
@@ -53,7 +53,7 @@ std::string serialize(const GameState& s) {
   w.put(s.map_size); w.put(s.num_players); w.put(s.mode); w.put(s.full_observability); w.put(s.auto_end_turn);
   w.put(s.turn_limit); w.put(s.num_tiles);
   w.put(s.tick); w.put(s.turns_played); w.put(s.current_player); w.put(s.game_over); w.put(s.winner);
-  w.put(s.pending_city); w.put(s.next_uid); w.put(s.actions_applied);
+  w.put(s.pending_city); w.put(s.next_uid); w.put(s.actions_applied); w.put(s.road_links);
   w.put(s.rng.state); w.put(s.rng.inc);
   w.put_vector(s.tiles); w.put_vector(s.units); w.put_vector(s.cities); w.put_vector(s.players);
   w.put_vector(s.explored);
@@ -73,7 +73,7 @@ void deserialize(GameState& out, std::string_view bytes) {
   s.turn_limit = r.get<int16_t>(); s.num_tiles = r.get<int16_t>();
   s.tick = r.get<int32_t>(); s.turns_played = r.get<int32_t>(); s.current_player = r.get<int8_t>();
   s.game_over = r.get<int8_t>(); s.winner = r.get<int8_t>(); s.pending_city = r.get<int16_t>();
-  s.next_uid = r.get<int32_t>(); s.actions_applied = r.get<int32_t>();
+  s.next_uid = r.get<int32_t>(); s.actions_applied = r.get<int32_t>(); s.road_links = r.get<int32_t>();
   s.rng.state = r.get<uint64_t>(); s.rng.inc = r.get<uint64_t>();
   if (s.map_size < kMinMapSize || s.map_size > kMaxMapSize || s.num_tiles != s.map_size * s.map_size ||
       s.num_players < 1 || s.num_players > kMaxPlayers) {

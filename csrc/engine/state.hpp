@@ -21,6 +21,8 @@ struct Tile {
   int8_t building_level = 0;  // temples: 1..5
   int8_t temple_turns = 0;    // turns since the temple's last level
   uint8_t road = 0;
+  uint8_t road_link = 0;  // road-or-city tile next to another one: road steps possible here
+  uint8_t pad = 0;
   int16_t city = -1;
   int16_t unit = -1;
   bool operator==(const Tile&) const = default;
@@ -119,6 +121,7 @@ struct GameState {
   int16_t pending_city = -1;   // city whose level-up reward must be chosen
   int32_t next_uid = 1;
   int32_t actions_applied = 0;
+  int32_t road_links = 0;      // tiles with road_link set (0: no road step anywhere)
   Rng rng;
   // -- world
   std::vector<Tile> tiles;

@@ -114,6 +114,7 @@ int create_city(GameState& s, int player, int tile, bool capital) {
   if (capital) c.flags = kCityCapital | kCityOriginalCapital;
   s.tiles[tile].terrain = kCity;
   s.tiles[tile].resource = kNoResource;
+  refresh_road_links(s, tile);
   s.tiles[tile].city = -1;  // the centre is claimed below like any tile
   Player& p = s.players[player];
   p.num_cities++;
@@ -199,6 +200,19 @@ void change_allegiance(GameState& s, int actor, int target, int value) {
     if (x == actor || x == target || s.players[x].allegiance[target] >= 0) continue;
     set_allegiance(s, x, actor, s.players[x].allegiance[actor] + knock_on);
   }
+}
+
+// ------------------------------------------------------------------ road links
+
+void refresh_road_links(GameState& s, int tile) {
+  for_each_in_radius(s, tile, 1, [&](int t) {
+    uint8_t link = 0;
+    if (road_or_city(s.tiles[t])) {
+      for_each_neighbour(s, t, [&](int nb) { if (road_or_city(s.tiles[nb])) link = 1; });
+    }
+    s.road_links += int(link) - int(s.tiles[t].road_link);
+    s.tiles[t].road_link = link;
+  });
 }
 
 // ------------------------------------------------------------------ trade network
