@@ -97,11 +97,11 @@ class GameEnv:
     # ------------------------------------------------------------------ construction
     @classmethod
     def blank(cls, map_size: int, players: Sequence, terrain: str = "plain", seed: int = 0,
-              mode: str = "capitals", max_turns: int | None = None) -> "GameEnv":
+              mode: str = "capitals", max_turns: int | None = None, revealed: bool = True) -> "GameEnv":
         """A scenario board: every tile ``terrain``, no cities, units or resources.
 
-        Every tile is revealed to every player, the round is 1, every player has
-        0 stars and ``auto_end_turn`` is off. Build the scenario with the edit
+        Every tile is revealed to every player (``revealed=False``: none is; use
+        ``reveal``), the round is 1, every player has 0 stars and ``auto_end_turn`` is off. Build the scenario with the edit
         methods (``place_city``, ``place_unit``, ...), then play it with ``step``.
         """
         if isinstance(players, int):
@@ -109,9 +109,9 @@ class GameEnv:
         tribes = [tribe_code(p) for p in players]
         env = cls.__new__(cls)
         env._config = dict(blank=True, map_size=map_size, players=tuple(players), terrain=terrain, mode=mode,
-                           max_turns=max_turns)
+                           max_turns=max_turns, revealed=bool(revealed))
         env._game = _core.Game.blank(int(map_size), tribes, code(terrain, TERRAINS, "terrain"), mode_code(mode),
-                                     _max_turns(max_turns), _seed(seed))
+                                     _max_turns(max_turns), _seed(seed), bool(revealed))
         return env
 
     @classmethod
@@ -302,11 +302,14 @@ class GameEnv:
         """All tiles as int32 [tiles, 23] map tokens with no fog (for labels and tests only)."""
         return self._game.full_map()
 
-    def render(self, player: int | None = None) -> str:
-        """The board as text (no fog unless ``player`` is given)."""
-        from .render import render_text
-        tokens = self.full_map_numpy() if player is None else self.observe(player, max_actions=1)["map_tokens"]
-        return render_text(tokens, self.map_size, header=self._header())
+    def render(self, mode: str = "text", player: int | None = None):
+        """The board: ``"text"`` or ``"ansi"`` (coloured) -> str, ``"rgb_array"`` -> uint8 [H, W, 3].
+
+        No fog unless ``player`` is given (then that player's view). One renderer
+        (polyenv/render.py) serves every API.
+        """
+        from .render import render
+        return render(self, mode, player)
 
     def _header(self) -> str:
         scores = ", ".join(f"p{i}={s}" for i, s in enumerate(self.scores()))

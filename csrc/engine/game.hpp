@@ -98,7 +98,7 @@ namespace polyenv {
 // ---- scenario editing (scenario.cpp). Each validates first and throws
 // InvalidArgument without changing anything.
 void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, int terrain, GameMode mode,
-                int max_turns, uint64_t seed);
+                int max_turns, uint64_t seed, bool revealed = true);
 void edit_set_terrain(GameState& s, int tile, int terrain);
 void edit_set_resource(GameState& s, int tile, int resource);
 // Returns the unit's slot.

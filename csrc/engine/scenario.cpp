@@ -31,7 +31,7 @@ void refresh(GameState& s) {
 }  // namespace
 
 void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, int terrain, GameMode mode,
-                int max_turns, uint64_t seed) {
+                int max_turns, uint64_t seed, bool revealed) {
   if (map_size < kMinMapSize || map_size > kMaxMapSize) {
     fail("map_size " + std::to_string(map_size) + " is outside [" + std::to_string(kMinMapSize) + ", " +
          std::to_string(kMaxMapSize) + "]");
@@ -58,10 +58,10 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
   for (size_t i = 0; i < tribes.size(); ++i) {
     b.players[i].tribe = tribes[i];
     b.players[i].alias_key = uint32_t(splitmix64(mix));
-    b.players[i].explored_count = b.num_tiles;
+    b.players[i].explored_count = revealed ? b.num_tiles : 0;
   }
   b.explored.assign(tribes.size() * b.explored_words(), 0);
-  for (size_t p = 0; p < tribes.size(); ++p) {
+  for (size_t p = 0; p < tribes.size() && revealed; ++p) {
     for (int t = 0; t < b.num_tiles; ++t) b.explored[p * b.explored_words() + (t >> 6)] |= uint64_t(1) << (t & 63);
   }
   b.tick = 1;

@@ -197,11 +197,12 @@ void init_game(py::module_& m) {
         return g;
       })
       .def_static("blank", [](int map_size, std::vector<int8_t> tribes, int terrain, int mode, int max_turns,
-                              uint64_t seed) {
+                              uint64_t seed, bool revealed) {
         check_players(tribes);
         auto g = std::make_unique<Game>();
         g->source = Source::kBlank;
         g->blank_terrain = terrain;
+        g->blank_revealed = revealed;
         g->config = make_config(map_size, tribes, mode, max_turns, false);
         g->legal.resize(4096);
         g->new_episode(seed);

@@ -44,6 +44,7 @@ struct Game {
   Source source = Source::kGenerated;
   Level level;
   int blank_terrain = kPlain;
+  bool blank_revealed = true;
   uint64_t seed = 0;
   uint64_t state_id = 0;
   uint64_t episode_id = 0;
@@ -57,7 +58,8 @@ struct Game {
       case Source::kGenerated: new_game(state, config, seed); break;
       case Source::kLevel: setup_game(state, level, config, seed); break;
       case Source::kBlank:
-        blank_game(state, config.map_size, config.tribes, blank_terrain, config.mode, config.max_turns, seed);
+        blank_game(state, config.map_size, config.tribes, blank_terrain, config.mode, config.max_turns, seed,
+                   blank_revealed);
         break;
     }
     episode_id = next_opaque_id();
