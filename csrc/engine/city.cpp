@@ -35,21 +35,29 @@ int count_adjacent(const GameState& s, int tile, int building, int player) {
 
 int monument_bit(int building) { return 1 << (building - kFirstMonument); }
 
+// Pays (sign +1) or takes back (sign -1) one adjacency bonus to `city`.
+void pay_bonus(GameState& s, int city, int bonus_building, int sign) {
+  if (bonus_building == kCustomsHouse) s.cities[city].customs_ports = int8_t(s.cities[city].customs_ports + sign);
+  else add_population(s, city, sign * kBuildings[bonus_building].pop);
+}
+
 // Applies (sign +1) or reverses (sign -1) a building's population, score and
-// adjacency effects. Bonus buildings (windmill, sawmill, forge) pay their own
-// city per adjacent base building of the same tribe.
+// adjacency effects. A bonus building (windmill, sawmill, forge, customs house)
+// pays once per adjacent base building of its tribe, to the city owning the
+// *other* building of the pair; the scan (row by row) stops at the first
+// matching neighbour of another tribe (§9.2).
 void building_effects(GameState& s, int city, int tile, int building, int sign) {
   const int player = s.cities[city].owner;
   const BuildingInfo& info = kBuildings[building];
-  if (info.adjacent_to >= 0) {
-    add_population(s, city, sign * info.pop * count_adjacent(s, tile, info.adjacent_to, player));
-  } else {
-    add_population(s, city, sign * info.pop);
-  }
+  if (info.adjacent_to < 0) add_population(s, city, sign * info.pop);
+  bool stopped = false;
   for_each_neighbour(s, tile, [&](int nb) {
-    int other = s.tiles[nb].building;
-    if (other < 0 || kBuildings[other].adjacent_to != building || s.tile_owner(nb) != player) return;
-    add_population(s, s.tiles[nb].city, sign * kBuildings[other].pop);
+    const int other = s.tiles[nb].building;
+    if (stopped || other < 0) return;
+    const bool pair = other == info.adjacent_to || kBuildings[other].adjacent_to == building;
+    if (!pair) return;
+    if (s.tile_owner(nb) != player) { stopped = true; return; }
+    pay_bonus(s, s.tiles[nb].city, info.adjacent_to >= 0 ? building : other, sign);
   });
   if (is_temple(building)) add_score(s, player, sign * kTempleScore);
   if (is_monument(building)) add_score(s, player, sign * kMonumentScore);
@@ -78,6 +86,7 @@ void apply_build(GameState& s, int city, int tile, int building) {
   Tile& t = s.tiles[tile];
   t.building = int8_t(building);
   t.resource = kNoResource;
+  if (building == kLumberHut || building == kPort) touch_moves(s);  // terrain class or embark point changes
   if (building == kLumberHut) t.terrain = kPlain;  // quirk 5
   if (is_temple(building)) { t.building_level = 1; t.temple_turns = 0; }
   if (is_monument(building)) {
@@ -121,6 +130,7 @@ bool can_tile_action(const GameState& s, int city, int tile, int kind) {
 
 void apply_tile_action(GameState& s, int city, int tile, int kind) {
   Tile& t = s.tiles[tile];
+  if (kind != kGather) touch_moves(s);  // forest <-> plain, or a port removed
   const int player = s.cities[city].owner;
   Player& p = s.players[player];
   switch (kind) {
@@ -305,6 +315,7 @@ void capture_city(GameState& s, int slot) {
   add_score(s, loser, -c.worth);
   add_score(s, player, c.worth);
   c.owner = int8_t(player);
+  touch_moves(s);  // the whole territory changes hands
   lost.num_cities--;
   s.players[player].num_cities++;
   change_allegiance(s, player, loser, kCaptureAllegiance);

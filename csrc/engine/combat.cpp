@@ -93,6 +93,7 @@ void resolve_convert(GameState& s, int slot, int target_tile) {
   if (u.home_city >= 0) s.cities[u.home_city].supported--;
   u.home_city = -1;
   u.owner = int8_t(new_owner);
+  touch_moves(s);
   u.status = kFinished;
   change_allegiance(s, new_owner, old_owner, kConvertAllegiance);
   unit_seen(s, new_owner, target_tile);

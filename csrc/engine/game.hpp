@@ -49,9 +49,26 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
 // A new game: generated level for cfg (map_size, tribes), seeded.
 void new_game(GameState& s, const GameConfig& cfg, uint64_t seed);
 
+// Remembers each unit's reachable tiles between enumerations. A cached reach is
+// reused while the unit's id, tile and the state's move_epoch are unchanged
+// (the epoch is process-unique, so one cache may serve any state). Owned by a
+// caller that enumerates repeatedly (GameEnv, VectorGameEnv, bots); not thread-safe.
+struct MoveCache {
+  struct Entry {
+    uint64_t epoch = 0;
+    uint32_t offset = 0;
+    int32_t uid = 0;
+    int16_t tile = -1;
+    uint16_t count = 0;
+  };
+  std::vector<Entry> entries;  // by unit slot
+  std::vector<int16_t> pool;   // reach lists, bump-allocated; cleared when full
+  uint32_t used = 0;
+};
+
 // Writes the legal ids of the current player in ascending (canonical) order,
 // at most `capacity` of them, and returns how many are legal in total.
-int legal_actions(const GameState& s, int32_t* out, int capacity);
+int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cache = nullptr);
 // True when `id` is a legal action now.
 bool is_legal(const GameState& s, int32_t id);
 struct EventSink;  // events.hpp

@@ -8,8 +8,41 @@ namespace polyenv {
 namespace {
 
 // Calls emit(id) for every legal id in ascending order; stops when emit returns false.
+// The reach of one unit: from the cache when still valid, else searched (and cached).
+int unit_reach(const GameState& s, int slot, MoveContext& moves, bool& moves_ready, MoveCache* cache,
+               int16_t* scratch, const int16_t** list) {
+  auto search = [&](int16_t* out) {
+    if (!moves_ready) { prepare_moves(s, s.current_player, moves); moves_ready = true; }
+    return reachable_tiles(s, slot, moves, out);
+  };
+  if (!cache) {
+    *list = scratch;
+    return search(scratch);
+  }
+  const Unit& u = s.units[slot];
+  if (cache->entries.size() < s.units.size()) cache->entries.resize(size_t(s.num_tiles));
+  if (cache->pool.empty()) cache->pool.resize(size_t(64) * kMaxReachable);
+  MoveCache::Entry& e = cache->entries[slot];
+  if (e.epoch == s.move_epoch && e.uid == u.uid && e.tile == u.tile && s.move_epoch != 0) {
+    *list = cache->pool.data() + e.offset;
+    return e.count;
+  }
+  if (cache->used + kMaxReachable > cache->pool.size()) {  // full: forget everything
+    for (MoveCache::Entry& old : cache->entries) old.epoch = 0;
+    cache->used = 0;
+  }
+  e.epoch = s.move_epoch;
+  e.uid = u.uid;
+  e.tile = u.tile;
+  e.offset = cache->used;
+  e.count = uint16_t(search(cache->pool.data() + e.offset));
+  cache->used += e.count;
+  *list = cache->pool.data() + e.offset;
+  return e.count;
+}
+
 template <class Emit>
-void for_each_legal(const GameState& s, Emit&& emit) {
+void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr) {
   if (s.game_over) return;
   const ActionSpace space = action_space(s);
   const int player = s.current_player;
@@ -19,7 +52,11 @@ void for_each_legal(const GameState& s, Emit&& emit) {
     return;
   }
   if (!emit(space.end_turn())) return;
+  // Cheap necessary conditions skip most candidates before the full rule checks
+  // (can_research, can_build_road, can_tile_action, unit_self_legal decide).
   for (int tech = 0; tech < kNumTechs; ++tech) {
+    const int parent = kTechs[tech].parent;
+    if (p.has(tech) || (parent != kNoTech && !p.has(parent))) continue;
     if (can_research(s, player, tech) && !emit(space.research(tech))) return;
   }
   for (int rel = 1; rel < s.num_players; ++rel) {
@@ -50,6 +87,8 @@ void for_each_legal(const GameState& s, Emit&& emit) {
 
   if (p.has(kRoads) && p.stars >= 2) {
     for (int t = 0; t < s.num_tiles; ++t) {
+      const Tile& tile = s.tiles[t];
+      if (tile.road || !(tile.terrain == kPlain || tile.terrain == kForest || tile.terrain == kVillage)) continue;
       if (can_build_road(s, player, t) && !emit(space.build_road(t))) return;
     }
   }
@@ -75,14 +114,27 @@ void for_each_legal(const GameState& s, Emit&& emit) {
       if (can_build(s, territory_city[i], territory[i], b) && !emit(space.build(territory[i], b))) return;
     }
   }
+  // Tile actions the tribe has the tech for (gather: any gathering tech).
+  const uint32_t tile_kinds = ((p.has(kOrganization) || p.has(kHunting) || p.has(kFishing) || p.has(kWhaling)) << kGather) |
+                              (p.has(kForestry) << kClearForest) | (p.has(kChivalry) << kBurnForest) |
+                              (p.has(kSpiritualism) << kGrowForest) | (p.has(kConstruction) << kDestroy);
   for (int i = 0; i < num_territory; ++i) {
-    for (int k = 0; k < kNumTileActions; ++k) {
+    const Tile& tile = s.tiles[territory[i]];
+    const uint32_t here = ((tile.resource != kNoResource) << kGather) |
+                          ((tile.terrain == kForest) * ((1u << kClearForest) | (1u << kBurnForest))) |
+                          ((tile.terrain == kPlain) << kGrowForest) | ((tile.building != kNoBuilding) << kDestroy);
+    for (uint32_t bits = here & tile_kinds; bits; bits &= bits - 1) {
+      const int k = __builtin_ctz(bits);
       if (can_tile_action(s, territory_city[i], territory[i], k) && !emit(space.tile_action(territory[i], k))) return;
     }
   }
   for (int i = 0; i < num_units; ++i) {
     const Unit& u = *s.unit_at(unit_tiles[i]);
-    for (int k = 0; k < kNumUnitSelf; ++k) {
+    // Only a FRESH unit has capture .. heal others; veterans need kills, upgrades a boat.
+    const uint32_t candidates = (u.status == kFresh ? (1u << kMakeVeteran) - 1 : 0u) |
+                                ((u.kills >= kVeteranKills) << kMakeVeteran) | (is_naval(u.type) << kUpgrade);
+    for (uint32_t bits = candidates; bits; bits &= bits - 1) {
+      const int k = __builtin_ctz(bits);
       if (unit_self_legal(s, u, k) && !emit(space.unit_self(unit_tiles[i], k))) return;
     }
   }
@@ -104,28 +156,33 @@ void for_each_legal(const GameState& s, Emit&& emit) {
       }
     }
   }
-  int16_t reach[kMaxTiles];
+  int16_t reach[kMaxReachable];
   MoveContext moves;
   bool moves_ready = false;
   for (int i = 0; i < num_units; ++i) {
     const int t = unit_tiles[i];
     const int slot = s.tiles[t].unit;
     if (!can_move(s.units[slot])) continue;
-    if (!moves_ready) { prepare_moves(s, player, moves); moves_ready = true; }
-    const int count = reachable_tiles(s, slot, moves, reach);
-    for (int j = 0; j < count; ++j) if (!emit(space.move(t, reach[j]))) return;
+    const int16_t* list = nullptr;
+    const int count = unit_reach(s, slot, moves, moves_ready, cache, reach, &list);
+    for (int j = 0; j < count; ++j) {
+      if (s.tiles[list[j]].unit < 0 && !emit(space.move(t, list[j]))) return;  // own units are passable, not destinations
+    }
   }
 }
 
 }  // namespace
 
-int legal_actions(const GameState& s, int32_t* out, int capacity) {
+int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cache) {
   int count = 0;
-  for_each_legal(s, [&](int32_t id) {
-    if (count < capacity) out[count] = id;
-    ++count;
-    return true;
-  });
+  for_each_legal(
+      s,
+      [&](int32_t id) {
+        if (count < capacity) out[count] = id;
+        ++count;
+        return true;
+      },
+      cache);
   return count;
 }
 

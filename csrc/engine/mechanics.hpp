@@ -27,8 +27,11 @@ struct MoveContext {
   mutable uint8_t step_class[kMaxTiles];
 };
 void prepare_moves(const GameState& s, int player, MoveContext& ctx);
-// Writes the reachable empty tiles of the unit in `slot` in ascending order.
+// Writes the tiles the unit in `slot` can reach, in ascending order, including
+// tiles held by its own tribe's units (passable but not destinations).
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
+// Upper bound of reachable_tiles' output size.
+inline constexpr int kMaxReachable = (2 * (2 * 3 + 1) + 1) * (2 * (2 * 3 + 1) + 1);
 // Moves the unit along its path to `to`: embark/disembark, vision, status.
 void move_unit(GameState& s, int slot, int to);
 // §8.5 push test: can the unit of `player` be placed on `tile`?

@@ -15,6 +15,7 @@ constexpr int kMaxMov = 3;
 constexpr int kMaxReach = 2 * kMaxMov + 1;  // steps cost >= 0.5 and used < MOV + 1
 constexpr int kWindow = 2 * kMaxReach + 1;
 constexpr int kWindowCells = kWindow * kWindow;
+static_assert(kWindowCells == kMaxReachable);
 
 enum StepClass : uint8_t { kBlocked = 0, kStep = 1, kEndsMove = 2 };
 
@@ -86,8 +87,7 @@ int reachable_by_layers(const GameState& s, const Unit& u, const MoveContext& ct
   for (int dx = std::max(-mov, -ux); dx <= std::min(mov, n - 1 - ux); ++dx) {
     for (int dy = std::max(-mov, -uy); dy <= std::min(mov, n - 1 - uy); ++dy) {
       if ((dx | dy) == 0 || cost[(dx + mov) * window + dy + mov] < 0) continue;
-      const int t = (ux + dx) * n + uy + dy;
-      if (s.tiles[t].unit < 0) out[count++] = int16_t(t);
+      out[count++] = int16_t((ux + dx) * n + uy + dy);
     }
   }
   return count;
@@ -168,8 +168,7 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   for (int dx = std::max(-reach, -ux); dx <= std::min(reach, n - 1 - ux); ++dx) {
     for (int dy = std::max(-reach, -uy); dy <= std::min(reach, n - 1 - uy); ++dy) {
       if ((dx | dy) == 0 || best[cell_of(dx, dy)] == kUnreached) continue;
-      const int t = (ux + dx) * n + uy + dy;
-      if (s.tiles[t].unit < 0) out[count++] = int16_t(t);
+      out[count++] = int16_t((ux + dx) * n + uy + dy);
     }
   }
   return count;

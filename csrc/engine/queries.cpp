@@ -18,14 +18,7 @@ int city_production(const GameState& s, int city) {
   const Unit* occupant = s.unit_at(c.tile);
   if (occupant && occupant->owner != c.owner) return 0;
   if (c.population < 0) return c.population;
-  int production = c.level + c.workshops + (c.capital() ? 1 : 0);
-  for_each_in_radius(s, c.tile, c.bound, [&](int t) {
-    if (s.tiles[t].city != city || s.tiles[t].building != kCustomsHouse) return;
-    for_each_neighbour(s, t, [&](int nb) {
-      if (s.tiles[nb].building == kPort && s.tile_owner(nb) == c.owner) production += kCustomsHousePerPort;
-    });
-  });
-  return production;
+  return c.level + c.workshops + (c.capital() ? 1 : 0) + kCustomsHousePerPort * c.customs_ports;
 }
 
 int star_income(const GameState& s, int player) {

@@ -91,6 +91,7 @@ void deserialize(GameState& out, std::string_view bytes) {
   if (std::string problem = check_invariants(s); !problem.empty()) {
     throw InvalidArgument("state bytes are inconsistent: " + problem);
   }
+  touch_moves(s);
   out = std::move(s);
 }
 

@@ -60,7 +60,8 @@ struct City {
   int8_t workshops = 0;   // production bonus from Workshop rewards
   int8_t parks = 0;
   uint8_t connected = 0;  // linked to its owner's capital by the trade network
-  uint8_t pad[3] = {};
+  int8_t customs_ports = 0;  // Customs House / Port pairs paying this city (+2 production each)
+  uint8_t pad[2] = {};
   bool capital() const { return flags & kCityCapital; }
   bool walls() const { return flags & kCityWalls; }
   bool operator==(const City&) const = default;
@@ -122,6 +123,9 @@ struct GameState {
   int32_t next_uid = 1;
   int32_t actions_applied = 0;
   int32_t road_links = 0;      // tiles with road_link set (0: no road step anywhere)
+  // Process-unique stamp, renewed by every change that can alter a unit's reach
+  // for the current player (MoveCache). Not part of equality or serialization.
+  uint64_t move_epoch = 0;
   Rng rng;
   // -- world
   std::vector<Tile> tiles;
@@ -149,7 +153,15 @@ struct GameState {
     return c < 0 ? -1 : cities[c].owner;
   }
   const Unit* unit_at(int tile) const { int u = tiles[tile].unit; return u < 0 ? nullptr : &units[u]; }
-  bool operator==(const GameState&) const = default;
+  bool operator==(const GameState& o) const {
+    return map_size == o.map_size && num_players == o.num_players && mode == o.mode &&
+           full_observability == o.full_observability && auto_end_turn == o.auto_end_turn &&
+           turn_limit == o.turn_limit && num_tiles == o.num_tiles && tick == o.tick && turns_played == o.turns_played &&
+           current_player == o.current_player && game_over == o.game_over && winner == o.winner &&
+           pending_city == o.pending_city && next_uid == o.next_uid && actions_applied == o.actions_applied &&
+           road_links == o.road_links && rng == o.rng && tiles == o.tiles && units == o.units && cities == o.cities &&
+           players == o.players && explored == o.explored;
+  }
 };
 
 }  // namespace polyenv

@@ -86,6 +86,7 @@ void start_turn(GameState& s) {
   const int player = s.current_player;
   Player& p = s.players[player];
   s.turns_played++;
+  touch_moves(s);  // another player's units are searched from now on
   if (s.tick == 0) p.stars = kStartingStars;
   else gain_stars(s, player, star_income(s, player));
   tick_temples(s, player);

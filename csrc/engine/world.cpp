@@ -2,9 +2,13 @@
 
 #include <algorithm>
 
+#include "ids.hpp"
+
 namespace polyenv {
 
 // ------------------------------------------------------------------ units
+
+void touch_moves(GameState& s) { s.move_epoch = next_opaque_id(); }
 
 int add_unit(GameState& s, int player, int type, int tile, int home_city, int status) {
   int slot = 0;
@@ -22,11 +26,13 @@ int add_unit(GameState& s, int player, int type, int tile, int home_city, int st
   u.home_city = int16_t(home_city);
   s.tiles[tile].unit = int16_t(slot);
   if (home_city >= 0) s.cities[home_city].supported++;
+  if (player != s.current_player) touch_moves(s);  // another tribe's unit: blocking and zone of control
   return slot;
 }
 
 void remove_unit(GameState& s, int slot) {
   Unit& u = s.units[slot];
+  if (u.owner != s.current_player) touch_moves(s);
   if (u.home_city >= 0) s.cities[u.home_city].supported--;
   s.tiles[u.tile].unit = -1;
   u = Unit{};
@@ -42,6 +48,7 @@ void kill_unit(GameState& s, int slot) {
 
 void relocate_unit(GameState& s, int slot, int to) {
   Unit& u = s.units[slot];
+  if (u.owner != s.current_player) touch_moves(s);
   s.tiles[u.tile].unit = -1;
   u.tile = int16_t(to);
   s.tiles[to].unit = int16_t(slot);
@@ -80,6 +87,7 @@ void reveal_area(GameState& s, int player, int tile, int radius) {
   const int words = s.explored_words();
   uint64_t* row = &s.explored[std::size_t(player) * words];
   Player& p = s.players[player];
+  const int explored_before = p.explored_count;
   for_each_in_radius(s, tile, radius, [&](int t) {
     uint64_t bit = uint64_t(1) << (t & 63);
     if (!(row[t >> 6] & bit)) {
@@ -92,6 +100,7 @@ void reveal_area(GameState& s, int player, int tile, int radius) {
     int owner = s.tile_owner(t);
     if (owner >= 0 && owner != player) meet(s, player, owner);
   });
+  if (p.explored_count != explored_before) touch_moves(s);
   if (p.explored_count == s.num_tiles) make_monument_available(s, player, kEyeOfGod);
 }
 
@@ -133,6 +142,7 @@ void claim_territory(GameState& s, int city, int radius) {
     tile.city = int16_t(city);
     add_city_worth(s, city, kTileClaimScore);
   });
+  touch_moves(s);  // territory decides road steps and where Mind Benders may go
 }
 
 void add_population(GameState& s, int city, int delta) {
@@ -170,6 +180,7 @@ void gain_stars(GameState& s, int player, int n) {
 void grant_tech(GameState& s, int player, int tech, bool researched) {
   Player& p = s.players[player];
   p.techs |= 1u << tech;
+  if (tech == kClimbing || tech == kSailing || tech == kNavigation) touch_moves(s);
   if (researched) {
     p.researched |= 1u << tech;
     if (p.researched == (1u << kNumTechs) - 1) make_monument_available(s, player, kTowerOfWisdom);
@@ -213,6 +224,7 @@ void refresh_road_links(GameState& s, int tile) {
     s.road_links += int(link) - int(s.tiles[t].road_link);
     s.tiles[t].road_link = link;
   });
+  touch_moves(s);
 }
 
 // ------------------------------------------------------------------ trade network

@@ -68,6 +68,9 @@ void set_allegiance(GameState& s, int a, int b, int value);  // symmetric, clamp
 void make_monument_available(GameState& s, int player, int monument);
 int count_known_techs(const Player& p);
 
+// ---- move cache: renews s.move_epoch (see MoveCache in mechanics.hpp).
+void touch_moves(GameState& s);
+
 // ---- road links: call after anything that makes a tile a road or a city.
 inline bool road_or_city(const Tile& t) { return t.terrain == kCity || (t.road && !is_water(t.terrain)); }
 void refresh_road_links(GameState& s, int tile);

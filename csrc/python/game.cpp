@@ -3,7 +3,9 @@
 // here (or in the engine) before any change.
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <string>
+#include <utility>
 
 #include "../encode/encode.hpp"
 #include "../engine/ids.hpp"
@@ -158,17 +160,44 @@ py::dict tile_dict(const GameState& s, int t) {
   return d;
 }
 
-int random_playout(Game& g, int max_actions, uint64_t seed, bool record_events) {
+// Uniform random play (the full legal list rebuilt before every action) to the end
+// or for max_actions (< 0: no limit). `counts`, if given, receives the legal-list
+// size of every decision. Returns the number of actions applied.
+int random_playout(Game& g, int max_actions, uint64_t seed, bool record_events,
+                   std::vector<int32_t>* counts = nullptr) {
   Rng rng;
   rng.seed(seed, 0x9E37);
   int applied = 0;
   EventSink* sink = record_events ? &g.journal : nullptr;
   while (!g.state.game_over && (max_actions < 0 || applied < max_actions)) {
     const int total = g.fill_legal();
+    if (counts) counts->push_back(total);
     apply_action(g.state, g.legal[rng.below(uint32_t(total))], sink);
     ++applied;
   }
   return applied;
+}
+
+// Benchmark helper: mean nanoseconds of one copy of the state, as
+// (copy-assign into a reused GameState, copy-construct a fresh one).
+std::pair<double, double> clone_benchmark(const GameState& state, int iterations) {
+  using clock = std::chrono::steady_clock;
+  volatile int sink = 0;  // reads one field of every copy, so no copy is optimized away
+  GameState reused = state;
+  auto t0 = clock::now();
+  for (int i = 0; i < iterations; ++i) {
+    reused = state;
+    sink = sink + reused.tiles.back().terrain;
+  }
+  auto t1 = clock::now();
+  for (int i = 0; i < iterations; ++i) {
+    GameState fresh(state);
+    sink = sink + fresh.tiles.back().terrain;
+  }
+  auto t2 = clock::now();
+  const double n = iterations > 0 ? double(iterations) : 1.0;
+  return {std::chrono::duration<double, std::nano>(t1 - t0).count() / n,
+          std::chrono::duration<double, std::nano>(t2 - t1).count() / n};
 }
 
 }  // namespace
@@ -235,6 +264,13 @@ void init_game(py::module_& m) {
         std::copy(g.legal.begin(), g.legal.begin() + total, out.mutable_data());
         return out;
       })
+      .def("legal_actions_uncached", [](const Game& g) {
+        // The same list computed without the move cache (tests compare the two).
+        const int total = legal_actions(g.state, nullptr, 0);
+        auto out = new_array<int32_t>({total});
+        legal_actions(g.state, out.mutable_data(), total);
+        return out;
+      })
       .def("is_legal", [](const Game& g, int64_t id) {
         return id >= 0 && id < action_space(g.state).size() && is_legal(g.state, int32_t(id));
       })
@@ -259,6 +295,25 @@ void init_game(py::module_& m) {
         }
         if (applied > 0) g.touched();
         return applied;
+      })
+      .def("playout_stats", [](Game& g, int max_actions, uint64_t seed) {
+        // playout(max_actions, seed, record_events=False), also returning the legal-list
+        // size of every decision (int32 [actions applied]).
+        std::vector<int32_t> counts;
+        {
+          py::gil_scoped_release release;
+          random_playout(g, max_actions, seed, false, &counts);
+        }
+        if (!counts.empty()) g.touched();
+        auto out = new_array<int32_t>({py::ssize_t(counts.size())});
+        std::copy(counts.begin(), counts.end(), out.mutable_data());
+        return out;
+      })
+      .def("clone_benchmark", [](const Game& g, int iterations) {
+        // (ns per copy-assign, ns per copy-construct) of this game's state; single thread.
+        if (iterations < 1) throw InvalidArgument("iterations must be >= 1");
+        py::gil_scoped_release release;
+        return clone_benchmark(g.state, iterations);
       })
       .def("observe", [](const Game& g, int player, int max_actions, bool combat_preview) {
         check_player(g, player);

@@ -49,6 +49,7 @@ struct Game {
   uint64_t state_id = 0;
   uint64_t episode_id = 0;
   std::vector<int32_t> legal;  // scratch for the legal list (grows, never per action)
+  MoveCache moves;             // reach of units between enumerations
 
   Journal journal;
 
@@ -69,10 +70,10 @@ struct Game {
   void touched() { state_id = next_opaque_id(); }
 
   int fill_legal() {
-    int total = legal_actions(state, legal.data(), int(legal.size()));
+    int total = legal_actions(state, legal.data(), int(legal.size()), &moves);
     if (total > int(legal.size())) {
       legal.resize(size_t(total) * 2);
-      total = legal_actions(state, legal.data(), int(legal.size()));
+      total = legal_actions(state, legal.data(), int(legal.size()), &moves);
     }
     return total;
   }

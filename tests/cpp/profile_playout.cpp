@@ -1,4 +1,5 @@
 // Developer tool: random playouts for profiling the engine (perf record ./profile_playout).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <vector>
@@ -14,7 +15,10 @@ int main(int argc, char** argv) {
   cfg.map_size = size;
   cfg.tribes.clear();
   for (int i = 0; i < players; ++i) cfg.tribes.push_back(int8_t((2 + i) % kNumTribes));
-  std::vector<int32_t> legal(1 << 16);
+  const bool check = argc > 4 && argv[4][0] == 'c';  // compare the cached list with a fresh one
+  const bool cached = argc > 4;
+  std::vector<int32_t> legal(1 << 16), fresh(1 << 16);
+  MoveCache cache;
   GameState s;
   Rng rng;
   rng.seed(7);
@@ -23,7 +27,14 @@ int main(int argc, char** argv) {
   for (int g = 0; g < games; ++g) {
     new_game(s, cfg, uint64_t(g));
     while (!s.game_over) {
-      int n = legal_actions(s, legal.data(), int(legal.size()));
+      int n = legal_actions(s, legal.data(), int(legal.size()), cached ? &cache : nullptr);
+      if (check) {
+        int m = legal_actions(s, fresh.data(), int(fresh.size()));
+        if (m != n || !std::equal(legal.begin(), legal.begin() + n, fresh.begin())) {
+          std::printf("cache mismatch in game %d after %d actions\n", g, s.actions_applied);
+          return 1;
+        }
+      }
       decisions_sum += n;
       apply_action(s, legal[rng.below(uint32_t(n))]);
       ++actions;
