@@ -4,6 +4,7 @@ Tribes is the research re-implementation of The Battle of Polytopia. polyenv
 simulates it natively in C++ and exposes it as:
 
 * :class:`GameEnv` — one game (debugging, replays, search, scenario tests).
+* :class:`VectorGameEnv` — many games per call on a native worker pool (training).
 
 Tribe constants (``Bardur``, ``Imperius``, ...) are the Tribes tribe keys.
 Name tables (``UNIT_TYPES``, ``TECHS``, ...) map engine codes to names, and
@@ -16,6 +17,9 @@ from ._names import (
     UNIT_TYPES,
 )
 from .game_env import GameEnv
+from .vector_env import StaleStateError, VectorGameEnv
+from . import bots  # noqa: E402  (built-in bots: polyenv.bots.play(game, "greedy"))
+from .envs import registration as _gym_registration  # noqa: E402,F401  (registers "polyenv/Tribes-v0" with Gymnasium)
 
 XinXi, Imperius, Bardur, Oumaji, Kickoo, Hoodrick, Luxidoor, Vengir, Zebasi, AiMo, Quetzali, Yadakk = range(12)
 
@@ -30,7 +34,7 @@ UNIT_STATS: dict = _core.UNIT_STATS
 __version__ = "0.1.0"
 
 __all__ = [
-    "GameEnv",
+    "GameEnv", "bots", "VectorGameEnv", "StaleStateError",
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",

@@ -1,21 +1,116 @@
-"""Text rendering of map tokens (shared by GameEnv.render and the CLI)."""
+"""Rendering of map tokens, shared by every API (GameEnv, PettingZoo, Gymnasium, CLI).
+
+One renderer, three views of the same tile data — the 23-column map tokens of
+``GameEnv.observe`` / ``GameEnv.full_map_numpy`` (``polyenv.MAP_TOKEN_FEATURE_NAMES``):
+
+* ``render_text``  — plain characters, two per tile (terrain, content);
+* ``render_ansi``  — a coloured terminal map (xterm-256 colours), four
+  characters per tile: city level or terrain glyph, unit letter, unit hp;
+  backgrounds show terrain, territory glyphs and unit/city chips show owners,
+  fog is dark grey;
+* ``render_rgb``   — a NumPy ``uint8 [N*px, N*px, 3]`` image: terrain colours,
+  owner tints and borders, city squares with their level, unit discs with a
+  letter and an hp bar, fog. Pure NumPy (deterministic, no font files).
+
+Owner columns of map tokens are relative to the observer (1 = the observer,
+2.. the others in turn order); pass ``observer`` and ``num_players`` so that
+every player keeps the same colour whoever observes. ``render`` dispatches a
+``GameEnv`` to one of the views; ``save_png`` writes an image without Pillow.
+"""
 
 from __future__ import annotations
+
+import struct
+import zlib
 
 import numpy as np
 
 from ._names import UNIT_TYPES
 
+__all__ = ["PLAYER_COLORS", "TERRAIN_COLORS", "render", "render_ansi", "render_rgb", "render_text", "save_png"]
+
 _TERRAIN_CHAR = ".~=^vCf"  # plain, shallow, deep, mountain, village, city, forest
 _UNIT_CHAR = "wrdsackmbBSG"  # warrior rider defender swordsman archer catapult knight mind-bender boat ship battleship giant
 
+# Map token columns used here (see MAP_TOKEN_FEATURE_NAMES).
+_EXPLORED, _TERRAIN, _TERRITORY, _CITY_OWNER, _CITY_LEVEL, _CITY_FLAGS = 0, 1, 6, 8, 9, 11
+_UNIT_OWNER, _UNIT_TYPE, _UNIT_HP, _UNIT_MAX_HP, _UNIT_FLAGS = 13, 14, 15, 16, 18
+_CAPITAL_FLAG, _WALLS_FLAG, _VETERAN_FLAG = 1, 2, 1
 
+#: RGB of terrain codes 0..6 (plain, shallow water, deep water, mountain, village, city, forest).
+TERRAIN_COLORS = np.array([(152, 201, 96), (104, 178, 222), (36, 86, 168), (141, 132, 122), (196, 172, 110),
+                           (206, 188, 150), (46, 122, 56)], dtype=np.uint8)
+_FOG = np.array((38, 38, 42), dtype=np.uint8)
+_FOG_DOT = np.array((58, 58, 64), dtype=np.uint8)
+_UNKNOWN_TERRAIN = np.array((255, 0, 255), dtype=np.uint8)
+
+#: RGB of players 0..15 (absolute player index).
+PLAYER_COLORS = np.array([
+    (228, 52, 52), (44, 96, 232), (244, 204, 36), (150, 64, 204), (246, 134, 34), (40, 204, 204),
+    (232, 64, 172), (245, 245, 245), (134, 84, 40), (24, 24, 24), (152, 232, 64), (24, 34, 112),
+    (250, 172, 192), (0, 128, 128), (128, 128, 0), (128, 0, 0)], dtype=np.uint8)
+
+# 5x7 bitmap glyphs (unit letters and digits), '#' = ink.
+_FONT_ROWS = {
+    "0": (" ### ", "#   #", "#  ##", "# # #", "##  #", "#   #", " ### "),
+    "1": ("  #  ", " ##  ", "  #  ", "  #  ", "  #  ", "  #  ", " ### "),
+    "2": (" ### ", "#   #", "    #", "   # ", "  #  ", " #   ", "#####"),
+    "3": ("#####", "   # ", "  #  ", "   # ", "    #", "#   #", " ### "),
+    "4": ("   # ", "  ## ", " # # ", "#  # ", "#####", "   # ", "   # "),
+    "5": ("#####", "#    ", "#### ", "    #", "    #", "#   #", " ### "),
+    "6": ("  ## ", " #   ", "#    ", "#### ", "#   #", "#   #", " ### "),
+    "7": ("#####", "    #", "   # ", "  #  ", " #   ", " #   ", " #   "),
+    "8": (" ### ", "#   #", "#   #", " ### ", "#   #", "#   #", " ### "),
+    "9": (" ### ", "#   #", "#   #", " ####", "    #", "   # ", " ##  "),
+    "w": ("     ", "     ", "#   #", "#   #", "# # #", "# # #", " # # "),
+    "r": ("     ", "     ", "# ## ", "##  #", "#    ", "#    ", "#    "),
+    "d": ("    #", "    #", " ## #", "#  ##", "#   #", "#   #", " ####"),
+    "s": ("     ", "     ", " ####", "#    ", " ### ", "    #", "#### "),
+    "a": ("     ", "     ", " ### ", "    #", " ####", "#   #", " ####"),
+    "c": ("     ", "     ", " ### ", "#    ", "#    ", "#   #", " ### "),
+    "k": ("#    ", "#    ", "#  # ", "# #  ", "##   ", "# #  ", "#  # "),
+    "m": ("     ", "     ", "## # ", "# # #", "# # #", "#   #", "#   #"),
+    "b": ("#    ", "#    ", "# ## ", "##  #", "#   #", "#   #", "#### "),
+    "B": ("#### ", "#   #", "#   #", "#### ", "#   #", "#   #", "#### "),
+    "S": (" ####", "#    ", "#    ", " ### ", "    #", "    #", "#### "),
+    "G": (" ### ", "#   #", "#    ", "# ###", "#   #", "#   #", " ####"),
+}
+_FONT = {ch: np.array([[c == "#" for c in row] for row in rows], dtype=bool) for ch, rows in _FONT_ROWS.items()}
+
+
+# ---------------------------------------------------------------------------- shared tile decoding
+def _absolute(rel: np.ndarray, observer: int, num_players: int) -> np.ndarray:
+    """Relative owner columns (0 none, 1 self, 2.. others) -> absolute player, -1 for none."""
+    rel = np.asarray(rel)
+    return np.where(rel > 0, (observer + rel - 1) % max(num_players, 1), -1)
+
+
+def _check_tokens(tokens, map_size: int) -> np.ndarray:
+    tokens = np.asarray(tokens)
+    if tokens.ndim != 2 or tokens.shape[0] != map_size * map_size or tokens.shape[1] < 19:
+        raise ValueError(f"tokens must be [map_size**2, 23] map tokens, got shape {tokens.shape} "
+                         f"for map_size {map_size}")
+    return tokens
+
+
+def _player_color(player: int) -> np.ndarray:
+    return PLAYER_COLORS[player % len(PLAYER_COLORS)]
+
+
+def _ink_for(color: np.ndarray) -> np.ndarray:
+    """Black or white, whichever reads better on ``color``."""
+    lum = 0.299 * float(color[0]) + 0.587 * float(color[1]) + 0.114 * float(color[2])
+    return np.array((0, 0, 0) if lum > 140 else (255, 255, 255), dtype=np.uint8)
+
+
+# ---------------------------------------------------------------------------- text
 def render_text(tokens: np.ndarray, map_size: int, header: str = "") -> str:
     """One line per board row: each tile is two characters, terrain then content.
 
     Content: a unit letter (lowercase for the first player seen as owner 1,
     uppercase otherwise) or the city level digit; ``?`` marks fog.
     """
+    tokens = _check_tokens(tokens, map_size)
     lines = [header] if header else []
     assert len(UNIT_TYPES) == len(_UNIT_CHAR)
     for x in range(map_size):
@@ -35,3 +130,221 @@ def render_text(tokens: np.ndarray, map_size: int, header: str = "") -> str:
             row.append(ground + mark)
         lines.append(" ".join(row))
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- ANSI
+def _xterm(color) -> int:
+    """Nearest xterm-256 colour-cube index of an RGB triple."""
+    r, g, b = (int(round(int(c) / 255 * 5)) for c in color)
+    return 16 + 36 * r + 6 * g + b
+
+
+def _sgr(fg=None, bg=None, bold=False) -> str:
+    codes = ["1"] if bold else []
+    if fg is not None:
+        codes.append(f"38;5;{_xterm(fg)}")
+    if bg is not None:
+        codes.append(f"48;5;{_xterm(bg)}")
+    return "\x1b[" + ";".join(codes) + "m"
+
+
+_RESET = "\x1b[0m"
+
+
+def render_ansi(tokens: np.ndarray, map_size: int, observer: int = 0, num_players: int = 16, header: str = "",
+                names=None) -> str:
+    """A coloured terminal map (xterm-256 colour escapes), one line per board row.
+
+    Each tile is four characters on its terrain colour: the city level digit on
+    the city owner's colour (or the terrain glyph, in the territory owner's
+    colour when owned), then a unit chip on the unit owner's colour: the unit
+    letter (``wrdsackmbBSG`` in ``UNIT_TYPES`` order, underlined for veterans)
+    and its hp. Fog is dark grey. Colours are absolute players (``PLAYER_COLORS``):
+    ``observer`` is the player the tokens are relative to. ``names`` (a list of
+    per-player labels) adds a colour legend line.
+    """
+    tokens = _check_tokens(tokens, map_size)
+    lines = [header] if header else []
+    if names is not None:
+        chips = [f"{_sgr(_ink_for(_player_color(p)), _player_color(p), bold=True)} p{p} {_RESET} {name}"
+                 for p, name in enumerate(names)]
+        lines.append("  ".join(chips))
+    territory = _absolute(tokens[:, _TERRITORY], observer, num_players)
+    city_owner = _absolute(tokens[:, _CITY_OWNER], observer, num_players)
+    unit_owner = _absolute(tokens[:, _UNIT_OWNER], observer, num_players)
+    for x in range(map_size):
+        cells = []
+        for y in range(map_size):
+            i = x * map_size + y
+            t = tokens[i]
+            if t[_EXPLORED] == 0:
+                cells.append(_sgr(_FOG_DOT, _FOG) + " .. ")
+                continue
+            terrain = int(t[_TERRAIN])
+            ground = TERRAIN_COLORS[terrain] if 0 <= terrain < len(TERRAIN_COLORS) else _UNKNOWN_TERRAIN
+            if t[_CITY_LEVEL] >= 1:
+                owner_col = _player_color(city_owner[i]) if city_owner[i] >= 0 else ground
+                capital = bool(t[_CITY_FLAGS] & _CAPITAL_FLAG)
+                first = _sgr(_ink_for(owner_col), owner_col, bold=True) + ("\x1b[4m" if capital else "") \
+                    + str(min(int(t[_CITY_LEVEL]), 9)) + _RESET
+            else:
+                glyph = _TERRAIN_CHAR[terrain] if 0 <= terrain < len(_TERRAIN_CHAR) else "?"
+                if territory[i] >= 0:
+                    first = _sgr(_player_color(territory[i]), ground, bold=True) + glyph
+                else:
+                    first = _sgr((0, 0, 0), ground) + glyph
+            if t[_UNIT_TYPE] >= 0:
+                col = _player_color(unit_owner[i])
+                letter = _UNIT_CHAR[int(t[_UNIT_TYPE])]
+                vet = "\x1b[4m" if t[_UNIT_FLAGS] & _VETERAN_FLAG else ""
+                hp = int(t[_UNIT_HP])
+                hp_text = f"{hp:>2}" if hp < 100 else "99"
+                rest = _sgr(_ink_for(col), col, bold=True) + vet + letter + "\x1b[24m" + hp_text
+            else:
+                rest = _sgr(None, ground) + "   "
+            cells.append(first + rest + _RESET)
+        lines.append("".join(cells) + _RESET)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- RGB image
+def _blit_glyph(img: np.ndarray, ch: str, top: int, left: int, scale: int, color: np.ndarray) -> None:
+    glyph = _FONT.get(ch)
+    if glyph is None:
+        return
+    mask = np.kron(glyph, np.ones((scale, scale), dtype=bool))
+    h, w = mask.shape
+    region = img[top:top + h, left:left + w]
+    region[mask[:region.shape[0], :region.shape[1]]] = color
+
+
+def render_rgb(tokens: np.ndarray, map_size: int, observer: int = 0, num_players: int = 16,
+               tile_px: int = 24) -> np.ndarray:
+    """The map as an RGB image, ``uint8 [map_size * tile_px, map_size * tile_px, 3]``.
+
+    Terrain colours (``TERRAIN_COLORS``); owned tiles are tinted towards their
+    owner's colour (``PLAYER_COLORS``, absolute players) with a border where the
+    territory changes; villages are a light hut square; cities a square in the
+    owner's colour with the level digit (gold rim: capital, grey rim: walls);
+    units a disc in the owner's colour with the unit letter and an hp bar
+    (gold ring: veteran); fog is dark grey with a dot. ``tile_px`` >= 8.
+    """
+    tokens = _check_tokens(tokens, map_size)
+    if isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer)) or tile_px < 8:
+        raise ValueError(f"tile_px must be an integer >= 8, got {tile_px!r}")
+    n, px = map_size, int(tile_px)
+    explored = tokens[:, _EXPLORED] != 0
+    terrain = tokens[:, _TERRAIN]
+    known = (terrain >= 0) & (terrain < len(TERRAIN_COLORS))
+    colors = np.where(known[:, None], TERRAIN_COLORS[np.clip(terrain, 0, len(TERRAIN_COLORS) - 1)],
+                      _UNKNOWN_TERRAIN).astype(np.float32)
+    territory = _absolute(tokens[:, _TERRITORY], observer, num_players)
+    owned = explored & (territory >= 0)
+    tint = PLAYER_COLORS[np.clip(territory, 0, None) % len(PLAYER_COLORS)].astype(np.float32)
+    colors[owned] = 0.78 * colors[owned] + 0.22 * tint[owned]
+    colors[~explored] = _FOG
+    base = colors.astype(np.uint8).reshape(n, n, 3)
+    img = np.repeat(np.repeat(base, px, axis=0), px, axis=1)
+
+    border = max(2, px // 10)
+    terr = np.where(explored, territory, -2).reshape(n, n)
+    city_owner = _absolute(tokens[:, _CITY_OWNER], observer, num_players)
+    unit_owner = _absolute(tokens[:, _UNIT_OWNER], observer, num_players)
+    scale = max(1, px // 24)
+    yy, xx = np.mgrid[0:px, 0:px]
+    for x in range(n):
+        for y in range(n):
+            i = x * n + y
+            cell = img[x * px:(x + 1) * px, y * px:(y + 1) * px]
+            if not explored[i]:
+                c = px // 2
+                cell[c - 1:c + 1, c - 1:c + 1] = _FOG_DOT
+                continue
+            owner = terr[x, y]
+            if owner >= 0:  # borders where the neighbouring territory differs
+                col = _player_color(owner)
+                if x == 0 or terr[x - 1, y] != owner:
+                    cell[:border, :] = col
+                if x == n - 1 or terr[x + 1, y] != owner:
+                    cell[px - border:, :] = col
+                if y == 0 or terr[x, y - 1] != owner:
+                    cell[:, :border] = col
+                if y == n - 1 or terr[x, y + 1] != owner:
+                    cell[:, px - border:] = col
+            t = tokens[i]
+            if terrain[i] == 4 and t[_CITY_LEVEL] < 1:  # village hut
+                a, b = px // 3, px - px // 3
+                cell[a:b, a:b] = (235, 222, 190)
+                cell[a:b, a] = cell[a:b, b - 1] = cell[a, a:b] = cell[b - 1, a:b] = (90, 60, 30)
+            if t[_CITY_LEVEL] >= 1:
+                col = _player_color(city_owner[i]) if city_owner[i] >= 0 else np.array((200, 200, 200), np.uint8)
+                m = px // 8
+                rim = (230, 190, 40) if t[_CITY_FLAGS] & _CAPITAL_FLAG else \
+                    (110, 110, 110) if t[_CITY_FLAGS] & _WALLS_FLAG else (30, 30, 30)
+                cell[m:px - m, m:px - m] = rim
+                cell[m + 2:px - m - 2, m + 2:px - m - 2] = col
+            if t[_UNIT_TYPE] >= 0:
+                col = _player_color(unit_owner[i])
+                cy, cx, r = px * 0.56, px * 0.5, px * 0.28
+                d2 = (yy + 0.5 - cy) ** 2 + (xx + 0.5 - cx) ** 2
+                ring = (230, 190, 40) if t[_UNIT_FLAGS] & _VETERAN_FLAG else (0, 0, 0)
+                cell[d2 <= (r + 1.5) ** 2] = ring
+                cell[d2 <= r ** 2] = col
+                letter = _UNIT_CHAR[int(t[_UNIT_TYPE])]
+                _blit_glyph(cell, letter, int(cy - 3.5 * scale), int(cx - 2.5 * scale), scale, _ink_for(col))
+                hp, max_hp = int(t[_UNIT_HP]), max(int(t[_UNIT_MAX_HP]), 1)
+                bar_w = px - 4
+                filled = int(round(bar_w * min(max(hp, 0), max_hp) / max_hp))
+                cell[px - 3:px - 1, 2:2 + bar_w] = (200, 30, 30)
+                cell[px - 3:px - 1, 2:2 + filled] = (40, 210, 60)
+            if t[_CITY_LEVEL] >= 1:  # level digit last, so a unit never hides it
+                col = _player_color(city_owner[i]) if city_owner[i] >= 0 else np.array((200, 200, 200), np.uint8)
+                m = px // 8
+                cell[m:m + 7 * scale + 2, m:m + 5 * scale + 2] = col
+                _blit_glyph(cell, str(min(int(t[_CITY_LEVEL]), 9)), m + 1, m + 1, scale, _ink_for(col))
+    return img
+
+
+def save_png(image: np.ndarray, path) -> None:
+    """Writes an RGB ``uint8 [H, W, 3]`` image as a PNG file (zlib only, no Pillow needed)."""
+    image = np.ascontiguousarray(image)
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"image must be uint8 [H, W, 3], got {image.dtype} {image.shape}")
+    h, w = image.shape[:2]
+    raw = np.concatenate([np.zeros((h, 1), np.uint8), image.reshape(h, w * 3)], axis=1).tobytes()
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) \
+        + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+    with open(path, "wb") as f:
+        f.write(png)
+
+
+# ---------------------------------------------------------------------------- dispatch
+RENDER_MODES = ("text", "ansi", "rgb_array")
+
+
+def render(game, mode: str = "text", player: int | None = None, tile_px: int = 24):
+    """Renders a ``GameEnv``: ``"text"`` / ``"ansi"`` -> str, ``"rgb_array"`` -> uint8 [H, W, 3].
+
+    ``player=None`` shows the ground truth (no fog); a player index shows that
+    player's fog-of-war view. Player colours are absolute in every view.
+    """
+    if mode not in RENDER_MODES:
+        raise ValueError(f"render mode must be one of {', '.join(RENDER_MODES)}, got {mode!r}")
+    n, players = game.map_size, game.num_players
+    if player is None:
+        tokens, observer = game.full_map_numpy(), game.current_player
+    else:
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < players:
+            raise ValueError(f"player must be None or 0..{players - 1}, got {player!r}")
+        tokens, observer = game.observe(int(player), max_actions=1)["map_tokens"], int(player)
+    if mode == "rgb_array":
+        return render_rgb(tokens, n, observer, players, tile_px=tile_px)
+    header = game._header() + ("" if player is None else f" (view of p{player})")
+    if mode == "text":
+        return render_text(tokens, n, header=header)
+    names = [game.player(p)["tribe"] for p in range(players)]
+    return render_ansi(tokens, n, observer, players, header=header, names=names)

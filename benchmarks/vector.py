@@ -1,0 +1,165 @@
+"""VectorGameEnv throughput, printed as ratios measured in one run.
+
+    PYTHONPATH=. python benchmarks/vector.py            # 256 envs, 11x11, 2 players, Amax 256, K 0
+
+Every variant plays uniformly random legal actions chosen in NumPy from the
+previous batch (the choice itself is not timed). Figures are the best of
+``--repeats`` runs, interleaved so that background load hits every variant
+alike. Reported:
+
+* env-steps/s of ``step_into`` with 1 and 2 threads, and their ratio;
+* ``step_into`` vs a Python loop over ``GameEnv.step`` + ``observe`` that builds
+  the same batch (same keys, dtypes and shapes);
+* ``step_into`` vs the allocating ``step``;
+* bytes written per env-step, and the split of a step between encoding (timed
+  as ``observe_slots_into`` of every row: the same encoder work without any
+  game change) and game logic (the remainder: legality check, transition,
+  automatic resets).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from polyenv import Bardur, GameEnv, Imperius, VectorGameEnv
+from polyenv.vector import allocate
+
+
+def choose(batch, rng):
+    counts = batch["legal_action_count"]
+    rows = np.minimum((rng.random(len(counts)) * counts).astype(np.int64), counts - 1)
+    return batch["action_id"][np.arange(len(counts)), rows].astype(np.int32, copy=False)
+
+
+def make(args, threads):
+    return VectorGameEnv(args.envs, seed=args.seed, map_size=args.map_size, players=(Bardur, Imperius),
+                         num_threads=threads, max_actions=args.max_actions, visible_event_history=0)
+
+
+def run_native(args, threads, mode):
+    """Seconds spent inside the env calls for args.steps steps of every environment."""
+    env = make(args, threads)
+    rng = np.random.default_rng(args.seed)
+    buffers = allocate(env.batch_spec())
+    env.reset_into(buffers, seed=args.seed)
+    batch = buffers
+    ids = np.arange(env.num_envs)
+    spent = 0.0
+    for _ in range(args.steps):
+        actions = choose(batch, rng)
+        t0 = time.perf_counter()
+        if mode == "step_into":
+            env.step_into(actions, buffers)
+        elif mode == "step":
+            batch = env.step(actions)
+        elif mode == "observe_into":
+            env.observe_slots_into(ids, buffers)
+        spent += time.perf_counter() - t0
+        if mode == "observe_into":  # keep the games moving (untimed) so positions match a real run
+            env.step_into(actions, buffers)
+    env.close()
+    return spent
+
+
+class PythonLoop:
+    """The same batch built by a Python loop over GameEnv.step + observe."""
+
+    def __init__(self, args):
+        self.args = args
+        self.games = [GameEnv(seed=args.seed + i, map_size=args.map_size, players=(Bardur, Imperius))
+                      for i in range(args.envs)]
+        self.episode = [0] * args.envs
+        spec = make_spec(args)
+        self.buffers = allocate(spec)
+
+    def step(self, actions):
+        b, A = self.buffers, self.args.max_actions
+        for i, (g, a) in enumerate(zip(self.games, actions.tolist())):
+            actor = g.current_player
+            g.step(a)
+            reward, done = 0.0, 0
+            if g.game_over:
+                reward, done = (1.0 if g.winner == actor else -1.0), 1
+                self.episode[i] += 1
+                g = self.games[i] = GameEnv(seed=self.args.seed + i + self.episode[i] * self.args.envs,
+                                            map_size=self.args.map_size, players=(Bardur, Imperius))
+            o = g.observe(max_actions=A)
+            for key in ("map_tokens", "state", "action_id", "action_features", "action_arg_mask", "action_mask",
+                        "legal_action_count", "total_legal_action_count", "action_truncated"):
+                b[key][i] = o[key]
+            b["reward"][i], b["terminated"][i], b["action_valid"][i] = reward, done, 1
+            b["env_id"][i], b["state_id"][i], b["episode_id"][i] = i, g.state_id, g.episode_id
+        return b
+
+
+def make_spec(args):
+    env = make(args, 1)
+    spec = env.batch_spec()
+    env.close()
+    return spec
+
+
+def run_python(args, steps):
+    loop = PythonLoop(args)
+    rng = np.random.default_rng(args.seed)
+    for i, g in enumerate(loop.games):
+        o = g.observe(max_actions=args.max_actions)
+        loop.buffers["action_id"][i], loop.buffers["legal_action_count"][i] = o["action_id"], o["legal_action_count"]
+    batch = loop.buffers
+    spent = 0.0
+    for _ in range(steps):
+        actions = choose(batch, rng)
+        t0 = time.perf_counter()
+        batch = loop.step(actions)
+        spent += time.perf_counter() - t0
+    return spent
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--envs", type=int, default=256)
+    p.add_argument("--map-size", type=int, default=11)
+    p.add_argument("--max-actions", type=int, default=256)
+    p.add_argument("--steps", type=int, default=100, help="steps of every environment per native run")
+    p.add_argument("--python-steps", type=int, default=4, help="steps per Python-loop run")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1234)
+    args = p.parse_args()
+
+    best = {}
+    variants = [("step_into", 1), ("step_into", 2), ("step", 2), ("observe_into", 2), ("python", 1)]
+    for _ in range(args.repeats):
+        for mode, threads in variants:
+            if mode == "python":
+                steps = args.python_steps
+                seconds = run_python(args, steps)
+            else:
+                steps = args.steps
+                seconds = run_native(args, threads, mode)
+            rate = args.envs * steps / seconds
+            best[(mode, threads)] = max(best.get((mode, threads), 0.0), rate)
+
+    spec = make_spec(args)
+    row_bytes = sum(int(np.prod(f["shape"][1:])) * np.dtype(f["dtype"]).itemsize for f in spec.values())
+    one, two = best[("step_into", 1)], best[("step_into", 2)]
+    alloc, py = best[("step", 2)], best[("python", 1)]
+    observe = best[("observe_into", 2)]
+    encode_share = two / observe  # seconds encoding per env-step / seconds per env-step
+    print(f"VectorGameEnv benchmark: {args.envs} envs, {args.map_size}x{args.map_size}, 2 players, "
+          f"max_actions={args.max_actions}, K=0, uniform random legal actions (best of {args.repeats})")
+    print(f"  step_into, 1 thread      : {one:12,.0f} env-steps/s")
+    print(f"  step_into, 2 threads     : {two:12,.0f} env-steps/s")
+    print(f"  step (allocating), 2 thr : {alloc:12,.0f} env-steps/s")
+    print(f"  Python loop over GameEnv : {py:12,.0f} env-steps/s")
+    print(f"  ratio 2 threads / 1 thread        : {two / one:6.2f}x")
+    print(f"  ratio step_into / Python loop     : {two / py:6.1f}x")
+    print(f"  ratio step_into / step            : {two / alloc:6.2f}x")
+    print(f"  bytes written per env-step        : {row_bytes:,} ({row_bytes * two / 1e9:.2f} GB/s at 2 threads)")
+    print(f"  time split of a step (2 threads)  : encoding {100 * encode_share:.0f}%, "
+          f"game logic {100 * (1 - encode_share):.0f}%")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,254 @@
+// polyenv._core.VectorEnv: the native half of polyenv.VectorGameEnv. Python
+// (polyenv/vector_env.py) converts names to codes and the lenient inputs of the
+// allocating calls to exact dtypes; here every argument and buffer is checked
+// with the GIL held, then the whole native call runs with the GIL released.
+#include <pybind11/stl.h>
+
+#include <bit>
+#include <optional>
+#include <string>
+
+#include "../vector/vector_env.hpp"
+#include "bindings.hpp"
+
+namespace polyenv::python {
+
+namespace {
+
+bool native_byte_order(char byteorder) {
+  if (byteorder == '=' || byteorder == '|') return true;
+  return (std::endian::native == std::endian::little) == (byteorder == '<');
+}
+
+std::string type_name(const py::handle& obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
+// A 1-D input vector of `expected` elements with one of the accepted dtypes
+// (kind, itemsize pairs); strides are allowed.
+py::array input_vector(const py::handle& obj, const char* name, char kind, int itemsize_a, int itemsize_b,
+                       const char* dtypes, int expected) {
+  if (!py::isinstance<py::array>(obj)) {
+    throw InvalidArgument(std::string(name) + " must be a NumPy array of " + dtypes + ", got " + type_name(obj));
+  }
+  auto a = py::reinterpret_borrow<py::array>(obj);
+  const py::dtype dt = a.dtype();
+  const int size = int(dt.itemsize());
+  if (dt.kind() != kind || (size != itemsize_a && size != itemsize_b) || !native_byte_order(dt.byteorder())) {
+    throw InvalidArgument(std::string(name) + " must have dtype " + dtypes + ", got " +
+                          dtype_text(dt.kind(), size, native_byte_order(dt.byteorder())));
+  }
+  if (a.ndim() != 1 || (expected >= 0 && a.shape(0) != expected)) {
+    std::string shape = "(";
+    for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+      if (i) shape += ", ";
+      shape += std::to_string(a.shape(i));
+    }
+    shape += a.ndim() == 1 ? ",)" : ")";
+    throw InvalidArgument(std::string(name) + " must have shape (" +
+                          (expected >= 0 ? std::to_string(expected) : std::string("n")) + ",), got " + shape);
+  }
+  return a;
+}
+
+template <class T>
+Strided<T> strided(const py::array& a) {
+  Strided<T> s;
+  s.data = static_cast<const char*>(a.data());
+  s.stride = int64_t(a.strides(0));
+  s.size = int(a.shape(0));
+  return s;
+}
+
+IndexSpan index_span(const py::array& a) {
+  IndexSpan s;
+  s.data = static_cast<const char*>(a.data());
+  s.stride = int64_t(a.strides(0));
+  s.size = int(a.shape(0));
+  s.itemsize = int(a.itemsize());
+  return s;
+}
+
+// Output buffers of one call: either freshly allocated or the caller's,
+// validated; `keep` holds references while the GIL is released.
+struct Outputs {
+  BatchView view;
+  std::array<py::array, kNumBatchFields> keep;
+  int fields = 0;
+
+  void allocate(const BatchDims& dims) {
+    fields = dims.num_fields();
+    for (int f = 0; f < fields; ++f) {
+      const FieldSpec spec = field_spec(dims, f);
+      std::vector<py::ssize_t> shape(spec.shape.begin(), spec.shape.begin() + spec.ndim);
+      keep[size_t(f)] = py::array(py::dtype(kDTypeNames[size_t(spec.dtype)]), shape);
+      view.data[size_t(f)] = keep[size_t(f)].mutable_data();
+    }
+  }
+
+  void use(const BatchDims& dims, const py::handle& obj) {
+    if (!py::isinstance<py::dict>(obj)) throw InvalidArgument("buffers must be a dict of NumPy arrays, got " + type_name(obj));
+    auto buffers = py::reinterpret_borrow<py::dict>(obj);
+    fields = dims.num_fields();
+    std::array<BufferInfo, kNumBatchFields> info{};
+    for (int f = 0; f < fields; ++f) {
+      const char* name = kBatchFieldNames[size_t(f)];
+      if (!buffers.contains(name)) throw InvalidArgument(std::string("buffers is missing '") + name + "'");
+      py::handle item = buffers[name];
+      if (!py::isinstance<py::array>(item)) {
+        throw InvalidArgument(std::string("buffer '") + name + "' must be a NumPy array, got " + type_name(item));
+      }
+      auto a = py::reinterpret_borrow<py::array>(item);
+      BufferInfo& b = info[size_t(f)];
+      const py::dtype dt = a.dtype();
+      b.data = const_cast<void*>(a.data());
+      b.kind = dt.kind();
+      b.itemsize = int(dt.itemsize());
+      b.native_order = native_byte_order(dt.byteorder());
+      b.ndim = int(a.ndim());
+      for (int i = 0; i < std::min(b.ndim, 8); ++i) b.shape[size_t(i)] = int64_t(a.shape(i));
+      b.writable = a.writeable();
+      b.aligned = (a.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) != 0;
+      b.c_contiguous = (a.flags() & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) != 0;
+      keep[size_t(f)] = a;
+      view.data[size_t(f)] = b.data;
+    }
+    if (py::ssize_t(buffers.size()) != fields) {
+      for (auto item : buffers) {
+        const std::string key = py::str(item.first);
+        bool known = false;
+        for (int f = 0; f < fields; ++f) known = known || key == kBatchFieldNames[size_t(f)];
+        if (!known) throw InvalidArgument("unexpected buffer '" + key + "' (not a field of batch_spec())");
+      }
+    }
+    validate_buffers(dims, info.data());
+  }
+
+  py::dict to_dict() const {
+    py::dict d;
+    for (int f = 0; f < fields; ++f) d[kBatchFieldNames[size_t(f)]] = keep[size_t(f)];
+    return d;
+  }
+};
+
+// Allocates (buffers None) or validates the caller's buffers for `rows` rows.
+Outputs outputs_for(const VectorEnv& env, int rows, const py::object& buffers) {
+  Outputs out;
+  if (buffers.is_none()) out.allocate(env.dims(rows));
+  else out.use(env.dims(rows), buffers);
+  return out;
+}
+
+py::object result(const Outputs& out, const py::object& buffers) {
+  return buffers.is_none() ? py::object(out.to_dict()) : py::object(py::none());
+}
+
+uint32_t seat_mask(const std::vector<int>& seats, int players) {
+  uint32_t mask = 0;
+  for (int s : seats) {
+    if (s < 0 || s >= players) {
+      throw InvalidArgument("learner seat " + std::to_string(s) + " is outside [0, " + std::to_string(players) + ")");
+    }
+    if ((mask >> s) & 1u) throw InvalidArgument("learner seat " + std::to_string(s) + " appears twice");
+    mask |= 1u << s;
+  }
+  return mask;
+}
+
+}  // namespace
+
+void init_vector(py::module_& m) {
+  py::register_exception<StaleState>(m, "StaleStateError", PyExc_RuntimeError);
+
+  py::class_<VectorEnv>(m, "VectorEnv", "Native vector of games (use polyenv.VectorGameEnv)")
+      .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode,
+                       int max_turns, bool full_obs, int num_threads, int max_actions, bool auto_reset, int history,
+                       bool combat_preview, bool keep_terminal, int opponent, std::vector<int> learner_seats) {
+             if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
+             if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
+             VectorConfig cfg;
+             cfg.num_envs = num_envs;
+             cfg.seed = seed;
+             cfg.game.map_size = map_size;
+             cfg.game.tribes = tribes;
+             cfg.game.mode = GameMode(mode);
+             cfg.game.max_turns = max_turns;
+             cfg.game.full_observability = full_obs;
+             cfg.num_threads = num_threads;
+             cfg.max_actions = max_actions;
+             cfg.auto_reset = auto_reset;
+             cfg.history = history;
+             cfg.combat_preview = combat_preview;
+             cfg.keep_terminal_observation = keep_terminal;
+             cfg.opponent = opponent;
+             cfg.learner_seats = seat_mask(learner_seats, int(tribes.size()));
+             py::gil_scoped_release release;
+             return std::make_unique<VectorEnv>(cfg);
+           }),
+           py::arg("num_envs"), py::arg("seed"), py::arg("map_size"), py::arg("tribes"), py::arg("mode"),
+           py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
+           py::arg("auto_reset"), py::arg("history"), py::arg("combat_preview"), py::arg("keep_terminal"),
+           py::arg("opponent"), py::arg("learner_seats"))
+      .def("spec", [](const VectorEnv& env, int rows) {
+        if (rows < 0) throw InvalidArgument("rows must be >= 0, got " + std::to_string(rows));
+        const BatchDims dims = env.dims(rows);
+        py::list out;
+        for (int f = 0; f < dims.num_fields(); ++f) {
+          const FieldSpec spec = field_spec(dims, f);
+          py::tuple shape(spec.ndim);
+          for (int i = 0; i < spec.ndim; ++i) shape[size_t(i)] = spec.shape[size_t(i)];
+          out.append(py::make_tuple(spec.name, shape, kDTypeNames[size_t(spec.dtype)]));
+        }
+        return out;
+      })
+      .def("reset", [](VectorEnv& env, std::optional<uint64_t> seed, const py::object& buffers) {
+        Outputs out = outputs_for(env, env.num_envs(), buffers);
+        {
+          py::gil_scoped_release release;
+          env.reset(seed ? &*seed : nullptr, out.view);
+        }
+        return result(out, buffers);
+      }, py::arg("seed"), py::arg("buffers"))
+      .def("observe", [](VectorEnv& env, const py::object& env_ids, const py::object& buffers) {
+        py::array ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
+        Outputs out = outputs_for(env, int(ids.shape(0)), buffers);
+        {
+          py::gil_scoped_release release;
+          env.observe(index_span(ids), out.view);
+        }
+        return result(out, buffers);
+      }, py::arg("env_ids"), py::arg("buffers"))
+      .def("step", [](VectorEnv& env, const py::object& env_ids, const py::object& actions,
+                      const py::object& state_ids, const py::object& buffers) {
+        std::optional<py::array> ids;
+        if (!env_ids.is_none()) ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
+        const int rows = ids ? int(ids->shape(0)) : env.num_envs();
+        py::array acts = input_vector(actions, "action_ids", 'i', 4, 4, "int32", rows);
+        std::optional<py::array> sids;
+        if (!state_ids.is_none()) sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", rows);
+        Outputs out = outputs_for(env, rows, buffers);
+        const IndexSpan id_span = ids ? index_span(*ids) : IndexSpan{};
+        const Strided<uint64_t> sid_span = sids ? strided<uint64_t>(*sids) : Strided<uint64_t>{};
+        {
+          py::gil_scoped_release release;
+          env.step(ids ? &id_span : nullptr, strided<int32_t>(acts), sids ? &sid_span : nullptr, out.view);
+        }
+        return result(out, buffers);
+      }, py::arg("env_ids"), py::arg("action_ids"), py::arg("state_ids"), py::arg("buffers"))
+      .def("close", [](VectorEnv& env) {
+        py::gil_scoped_release release;
+        env.close();
+      })
+      .def("_inject_fault", &VectorEnv::inject_fault, py::arg("env_id"), py::arg("message"))
+      .def_property_readonly("closed", &VectorEnv::closed)
+      .def_property_readonly("num_envs", &VectorEnv::num_envs)
+      .def_property_readonly("num_threads", &VectorEnv::num_threads)
+      .def_property_readonly("num_tiles", &VectorEnv::num_tiles)
+      .def_property_readonly("map_size", [](const VectorEnv& env) { return env.config().game.map_size; })
+      .def_property_readonly("num_players", [](const VectorEnv& env) { return int(env.config().game.tribes.size()); })
+      .def_property_readonly("max_actions", [](const VectorEnv& env) { return env.config().max_actions; })
+      .def_property_readonly("history", [](const VectorEnv& env) { return env.config().history; })
+      .def_property_readonly("action_space_size", [](const VectorEnv& env) {
+        return ActionSpace(env.config().game.map_size, int(env.config().game.tribes.size())).size();
+      });
+}
+
+}  // namespace polyenv::python

@@ -1,0 +1,392 @@
+// vector_env.cpp — VectorEnv: validation, episodes, the step / auto-reset
+// logic, the per-player event rings and the row encoder (vector_env.hpp).
+#include "vector_env.hpp"
+
+#include <algorithm>
+
+#include "../engine/ids.hpp"
+
+namespace polyenv {
+
+namespace {
+
+// A bot that never hands the turn back is a bug; stop it instead of hanging.
+constexpr int kMaxOpponentActions = 1 << 20;
+constexpr uint64_t kBotStream = 0xB07B07;
+
+VectorConfig checked(const VectorConfig& cfg) {
+  auto fail = [](const std::string& m) { throw InvalidArgument(m); };
+  if (cfg.num_envs < 1) fail("num_envs must be >= 1, got " + std::to_string(cfg.num_envs));
+  if (cfg.num_threads < 1) fail("num_threads must be >= 1, got " + std::to_string(cfg.num_threads));
+  if (cfg.max_actions < 1) fail("max_actions must be >= 1, got " + std::to_string(cfg.max_actions));
+  if (cfg.history < 0) fail("visible_event_history must be >= 0, got " + std::to_string(cfg.history));
+  const int n = cfg.game.map_size;
+  if (n < kMinMapSize || n > kMaxMapSize) {
+    fail("map_size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
+         std::to_string(kMaxMapSize) + "]");
+  }
+  const int players = int(cfg.game.tribes.size());
+  if (players < 1 || players > kMaxPlayers) {
+    fail("players must name 1 to " + std::to_string(kMaxPlayers) + " tribes, got " + std::to_string(players));
+  }
+  const uint32_t all = players >= 32 ? ~0u : (1u << players) - 1u;
+  if (cfg.opponent < 0) {
+    if (cfg.opponent != -1 || cfg.learner_seats != 0) fail("learner_seats needs an opponent");
+  } else {
+    if (cfg.opponent >= kNumBots) fail("unknown opponent bot " + std::to_string(cfg.opponent));
+    if (cfg.learner_seats == 0 || (cfg.learner_seats & ~all) != 0) {
+      fail("learner_seats must name seats in [0, " + std::to_string(players) + ")");
+    }
+    if (cfg.learner_seats == all) fail("learner_seats must leave at least one seat to the opponent");
+  }
+  VectorConfig c = cfg;
+  c.num_threads = std::min(cfg.num_threads, cfg.num_envs);
+  return c;
+}
+
+std::string message_of(const std::exception_ptr& p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+}  // namespace
+
+// Appends each world event to the ring of every player who could see it,
+// exactly as visible_record() filtered it for that player.
+struct VectorEnv::RingSink final : EventSink {
+  Env* env;
+  int cap;
+  RingSink(Env* e, int capacity) : env(e), cap(capacity) {}
+  void on_event(const GameState& s, const WorldEvent& ev) override {
+    for (int p = 0; p < s.num_players; ++p) {
+      // The spare slot at head is free, so a record that turns out invisible
+      // never overwrites a kept one.
+      EventRecord& r = env->ring[size_t(p) * size_t(cap) + size_t(env->head[size_t(p)])];
+      if (!visible_record(s, ev, p, r.features.data(), r.affected.data(), r.affected_mask.data())) continue;
+      r.sequence = ++env->sequence[size_t(p)];
+      r.action_sequence = ev.action_sequence;
+      env->head[size_t(p)] = (env->head[size_t(p)] + 1) % cap;
+      env->count[size_t(p)] = std::min(env->count[size_t(p)] + 1, cap - 1);
+    }
+  }
+};
+
+VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.num_threads) {
+  const int B = cfg_.num_envs;
+  num_players_ = int(cfg_.game.tribes.size());
+  action_space_size_ = ActionSpace(cfg_.game.map_size, num_players_).size();
+  base_seed_ = cfg_.seed;
+  BatchDims one = dims(1);
+  one.final_observation = true;
+  for (int f = 0; f < kNumBatchFields; ++f) {
+    const FieldSpec spec = field_spec(one, f);
+    row_elems_[size_t(f)] = size_t(spec.elements());
+    row_bytes_[size_t(f)] = size_t(spec.bytes());
+  }
+  envs_.resize(size_t(B));
+  for (Env& e : envs_) e.legal.resize(size_t(cfg_.max_actions));
+  if (cfg_.history > 0) {
+    for (Env& e : envs_) e.ring.resize(size_t(num_players_) * size_t(cfg_.history + 1));
+  }
+  rows_env_.resize(size_t(B));
+  rows_action_.resize(size_t(B));
+  seen_.assign(size_t(B), 0);
+  row_errors_.resize(size_t(B));
+  pool_.run(B, [this](int begin, int end) {
+    for (int i = begin; i < end; ++i) start_episode(envs_[size_t(i)], i);
+  });
+  for (Env& e : envs_) {
+    e.episode_id = next_opaque_id();
+    e.state_id = next_opaque_id();
+    e.new_state = e.new_episode = false;
+  }
+}
+
+VectorEnv::~VectorEnv() { close(); }
+
+BatchDims VectorEnv::dims(int rows) const {
+  BatchDims d;
+  d.rows = rows;
+  d.tiles = num_tiles();
+  d.max_actions = cfg_.max_actions;
+  d.history = cfg_.history;
+  d.final_observation = cfg_.keep_terminal_observation;
+  return d;
+}
+
+void VectorEnv::close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return;
+  closed_ = true;
+  pool_.close();
+}
+
+void VectorEnv::check_usable() const {
+  if (closed_) throw std::runtime_error("this VectorGameEnv is closed");
+  if (!broken_.empty()) {
+    throw std::runtime_error("this VectorGameEnv must be reset(): a previous call failed on a worker (" + broken_ +
+                             ")");
+  }
+}
+
+void VectorEnv::inject_fault(int env, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) throw std::runtime_error("this VectorGameEnv is closed");
+  if (env < 0 || env >= cfg_.num_envs) throw std::out_of_range("env id " + std::to_string(env) + " is out of range");
+  envs_[size_t(env)].fault = message.empty() ? std::string("injected fault") : message;
+}
+
+void VectorEnv::load_env_ids(const IndexSpan& ids) {
+  const int B = cfg_.num_envs;
+  if (ids.size > B) {
+    throw InvalidArgument("env_ids has " + std::to_string(ids.size) + " entries but there are only " +
+                          std::to_string(B) + " environments");
+  }
+  if (++seen_stamp_ == 0) {
+    std::fill(seen_.begin(), seen_.end(), 0u);
+    seen_stamp_ = 1;
+  }
+  for (int r = 0; r < ids.size; ++r) {
+    const int64_t v = ids[r];
+    if (v < 0 || v >= B) {
+      throw std::out_of_range("env id " + std::to_string(v) + " is outside [0, " + std::to_string(B) + ")");
+    }
+    if (seen_[size_t(v)] == seen_stamp_) throw InvalidArgument("env id " + std::to_string(v) + " appears twice");
+    seen_[size_t(v)] = seen_stamp_;
+    rows_env_[size_t(r)] = int32_t(v);
+  }
+}
+
+void VectorEnv::start_episode(Env& e, int env) {
+  const uint64_t seed = base_seed_ + uint64_t(env) + e.episode_index * uint64_t(cfg_.num_envs);
+  new_game(e.state, cfg_.game, seed);
+  e.legal_complete = false;
+  e.head.fill(0);
+  e.count.fill(0);
+  e.sequence.fill(0);
+  if (cfg_.opponent >= 0) {
+    e.bot_rng.seed(seed, kBotStream);
+    RingSink sink(&e, cfg_.history + 1);
+    play_opponents(e, cfg_.history > 0 ? &sink : nullptr);
+  }
+  e.observer = e.state.current_player;
+  e.new_state = e.new_episode = true;
+}
+
+void VectorEnv::play_opponents(Env& e, EventSink* sink) {
+  GameState& s = e.state;
+  const BotKind bot = BotKind(cfg_.opponent);
+  int applied = 0;
+  while (!s.game_over && !((cfg_.learner_seats >> s.current_player) & 1u)) {
+    if (++applied > kMaxOpponentActions) throw std::runtime_error("the opponent bot did not end its turn");
+    apply_action(s, bot_action(s, bot, e.bot_rng, e.bot_scratch), sink);
+  }
+}
+
+void VectorEnv::write_window(const Env& e, int observer, int row, const BatchView& out,
+                             const ObservationFields& fields) const {
+  const int K = cfg_.history;
+  if (K == 0) return;
+  constexpr int kAff = kEventAffectedRows * kEventAffectedFeatures;
+  int32_t* features = at<int32_t>(out, fields.event_features, row);
+  uint64_t* sequence = at<uint64_t>(out, fields.event_sequence, row);
+  uint64_t* action_sequence = at<uint64_t>(out, fields.event_action_sequence, row);
+  uint8_t* mask = at<uint8_t>(out, fields.event_mask, row);
+  int32_t* affected = at<int32_t>(out, fields.event_affected, row);
+  uint8_t* affected_mask = at<uint8_t>(out, fields.event_affected_mask, row);
+  const int cap = K + 1;
+  const int n = e.count[size_t(observer)];
+  const int pad = K - n;
+  // Left padding: all zero (sequence 0 is never a record's).
+  std::memset(features, 0, sizeof(int32_t) * size_t(pad) * kEventFeatures);
+  std::memset(sequence, 0, sizeof(uint64_t) * size_t(pad));
+  std::memset(action_sequence, 0, sizeof(uint64_t) * size_t(pad));
+  std::memset(mask, 0, size_t(pad));
+  std::memset(affected, 0, sizeof(int32_t) * size_t(pad) * kAff);
+  std::memset(affected_mask, 0, size_t(pad) * kEventAffectedRows);
+  const EventRecord* ring = e.ring.data() + size_t(observer) * size_t(cap);
+  for (int j = 0; j < n; ++j) {
+    const EventRecord& r = ring[(e.head[size_t(observer)] - n + j + cap) % cap];
+    const size_t d = size_t(pad + j);
+    std::memcpy(features + d * kEventFeatures, r.features.data(), sizeof(r.features));
+    sequence[d] = r.sequence;
+    action_sequence[d] = r.action_sequence;
+    mask[d] = 1;
+    std::memcpy(affected + d * kAff, r.affected.data(), sizeof(r.affected));
+    std::memcpy(affected_mask + d * kEventAffectedRows, r.affected_mask.data(), sizeof(r.affected_mask));
+  }
+}
+
+void VectorEnv::encode_observation(const Env& e, int observer, int row, const BatchView& out,
+                                   const ObservationFields& fields) const {
+  encode_map_tokens(e.state, observer, at<int32_t>(out, fields.map_tokens, row));
+  encode_state(e.state, observer, at<int32_t>(out, fields.state, row));
+  write_window(e, observer, row, out, fields);
+}
+
+void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) const {
+  const GameState& s = e.state;
+  const int observer = e.observer;
+  encode_observation(e, observer, row, out, kLiveObservation);
+  const ActionRows rows = encode_action_rows(
+      s, observer, cfg_.max_actions, cfg_.combat_preview, at<int32_t>(out, kBActionId, row),
+      at<int32_t>(out, kBActionFeatures, row), at<uint8_t>(out, kBActionArgMask, row),
+      at<uint8_t>(out, kBActionMask, row));
+  std::memcpy(e.legal.data(), at<int32_t>(out, kBActionId, row), sizeof(int32_t) * size_t(rows.rows));
+  e.legal_count = rows.rows;
+  e.legal_complete = !rows.truncated;
+  *at<int32_t>(out, kBLegalCount, row) = rows.rows;
+  *at<int32_t>(out, kBTotalLegalCount, row) = rows.total;
+  *at<uint8_t>(out, kBActionTruncated, row) = rows.truncated ? 1 : 0;
+  *at<int32_t>(out, kBEnvId, row) = env;
+}
+
+bool VectorEnv::accepts(const Env& e, int32_t action) const {
+  if (e.state.game_over || action < 0 || action >= action_space_size_) return false;
+  if (!e.legal_complete) return is_legal(e.state, action);
+  return std::binary_search(e.legal.begin(), e.legal.begin() + e.legal_count, action);
+}
+
+void VectorEnv::zero_final_row(int row, const BatchView& out) const {
+  for (int f = kBFinalMapTokens; f < kNumBatchFields; ++f) {
+    const size_t bytes = row_bytes_[size_t(f)];
+    if (bytes) std::memset(out.get<char>(f) + size_t(row) * bytes, 0, bytes);
+  }
+}
+
+void VectorEnv::process_row(Op op, int row, int env, int32_t action, const BatchView& out) {
+  Env& e = envs_[size_t(env)];
+  if (!e.fault.empty()) {
+    std::string message;
+    message.swap(e.fault);
+    throw std::runtime_error(message);
+  }
+  float reward = 0.0f;
+  uint8_t terminated = 0, valid = 0;
+  bool final_written = false;
+  if (op == Op::kReset) {
+    start_episode(e, env);
+  } else if (op == Op::kStep) {
+    GameState& s = e.state;
+    valid = accepts(e, action);
+    if (valid) {
+      RingSink sink(&e, cfg_.history + 1);
+      EventSink* events = cfg_.history > 0 ? &sink : nullptr;
+      const int actor = s.current_player;
+      apply_action(s, action, events);
+      e.legal_complete = false;
+      if (cfg_.opponent >= 0) play_opponents(e, events);
+      e.new_state = true;
+      e.observer = s.current_player;
+      if (s.game_over) {
+        terminated = 1;
+        reward = s.winner == actor ? 1.0f : -1.0f;
+        e.observer = actor;
+        if (cfg_.keep_terminal_observation) {
+          encode_observation(e, actor, row, out, kFinalObservation);
+          final_written = true;
+        }
+        if (cfg_.auto_reset) {
+          e.episode_index++;
+          start_episode(e, env);
+        }
+      }
+    }
+  }
+  if (cfg_.keep_terminal_observation && !final_written) zero_final_row(row, out);
+  encode_row(e, env, row, out);
+  *at<float>(out, kBReward, row) = reward;
+  *at<uint8_t>(out, kBTerminated, row) = terminated;
+  *at<uint8_t>(out, kBActionValid, row) = valid;
+}
+
+void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
+  for (int r = 0; r < rows; ++r) row_errors_[size_t(r)] = nullptr;
+  pool_.run(rows, [&](int begin, int end) {
+    for (int r = begin; r < end; ++r) {
+      try {
+        process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out);
+      } catch (...) {
+        row_errors_[size_t(r)] = std::current_exception();
+      }
+    }
+  });
+  for (int r = 0; r < rows; ++r) {
+    if (row_errors_[size_t(r)]) {
+      std::exception_ptr error = row_errors_[size_t(r)];
+      broken_ = "env " + std::to_string(rows_env_[size_t(r)]) + ": " + message_of(error);
+      for (int q = 0; q < rows; ++q) row_errors_[size_t(q)] = nullptr;
+      std::rethrow_exception(error);
+    }
+  }
+  // Fresh ids, assigned in row order on this thread (deterministic for any thread count).
+  for (int r = 0; r < rows; ++r) {
+    Env& e = envs_[size_t(rows_env_[size_t(r)])];
+    if (e.new_episode) e.episode_id = next_opaque_id();
+    if (e.new_state) e.state_id = next_opaque_id();
+    e.new_episode = e.new_state = false;
+    *at<uint64_t>(out, kBStateId, r) = e.state_id;
+    *at<uint64_t>(out, kBEpisodeId, r) = e.episode_id;
+  }
+}
+
+void VectorEnv::reset(const uint64_t* seed, const BatchView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) throw std::runtime_error("this VectorGameEnv is closed");
+  if (seed) base_seed_ = *seed;
+  for (Env& e : envs_) e.episode_index = seed ? 0 : e.episode_index + 1;
+  for (int r = 0; r < cfg_.num_envs; ++r) {
+    rows_env_[size_t(r)] = r;
+    rows_action_[size_t(r)] = 0;
+  }
+  run_rows(Op::kReset, cfg_.num_envs, out);
+  broken_.clear();
+}
+
+void VectorEnv::observe(IndexSpan env_ids, const BatchView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  load_env_ids(env_ids);
+  run_rows(Op::kObserve, env_ids.size, out);
+}
+
+void VectorEnv::step(const IndexSpan* env_ids, Strided<int32_t> actions, const Strided<uint64_t>* state_ids,
+                     const BatchView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  const int rows = env_ids ? env_ids->size : cfg_.num_envs;
+  if (actions.size != rows) {
+    throw InvalidArgument("action_ids has " + std::to_string(actions.size) + " entries, expected " +
+                          std::to_string(rows));
+  }
+  if (state_ids && state_ids->size != rows) {
+    throw InvalidArgument("state_ids has " + std::to_string(state_ids->size) + " entries, expected " +
+                          std::to_string(rows));
+  }
+  if (env_ids) {
+    load_env_ids(*env_ids);
+  } else {
+    for (int r = 0; r < rows; ++r) rows_env_[size_t(r)] = r;
+  }
+  // Copy the inputs before anything is written: they may alias the output buffers.
+  for (int r = 0; r < rows; ++r) rows_action_[size_t(r)] = actions[r];
+  if (state_ids) {
+    for (int r = 0; r < rows; ++r) {
+      const uint64_t given = (*state_ids)[r];
+      const Env& e = envs_[size_t(rows_env_[size_t(r)])];
+      if (given != e.state_id) {
+        throw StaleState("state id " + std::to_string(given) + " of row " + std::to_string(r) + " (env " +
+                         std::to_string(rows_env_[size_t(r)]) + ") is stale: the live state id is " +
+                         std::to_string(e.state_id) + "; no environment was stepped");
+      }
+    }
+  }
+  run_rows(Op::kStep, rows, out);
+}
+
+}  // namespace polyenv

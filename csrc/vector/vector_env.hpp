@@ -1,0 +1,202 @@
+// vector_env.hpp — VectorEnv: many independent games stepped on a persistent
+// worker pool, writing the dense seed-000 batch straight into caller memory.
+//
+// Rows and players. A row shows one environment from the point of view of one
+// player (its observer): the player to move, or, when the game has just ended
+// and was not reset, the player whose action ended it. Without an opponent
+// every seat is played through the rows (self-play); with an opponent bot the
+// rows show only the learner seats: after a learner's action the other seats
+// are played natively by the bot until a learner is to move or the game ends.
+//
+// Rewards. reward is +1 / -1 when the row's action ended the game with a win /
+// loss of the player who took that action (the learner in opponent mode), and
+// 0 otherwise.
+//
+// Seeds. Episode k (k = 0, 1, ...) of environment i is new_game(seed + i + k * B)
+// (mod 2^64) where B = num_envs and `seed` is the seed of the last seeded reset
+// (or of the constructor). k restarts at 0 on a seeded reset and advances by
+// one on every automatic reset and on every unseeded reset.
+//
+// Every public call validates all of its input before any game changes; calls
+// are serialized by one lock (a checked step validates every state id under it).
+// A failure inside a game (an exception on a worker) leaves the vector in need of
+// reset(): every other call raises until then, so no half-stepped batch is seen.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../engine/bots.hpp"
+#include "../engine/events.hpp"
+#include "../engine/game.hpp"
+#include "batch.hpp"
+#include "worker_pool.hpp"
+
+namespace polyenv {
+
+// A checked step received a state id that is no longer the environment's live position.
+struct StaleState : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct VectorConfig {
+  int num_envs = 1;
+  uint64_t seed = 0;
+  GameConfig game;
+  int num_threads = 1;          // the calling thread included
+  int max_actions = 512;        // Amax >= 1
+  bool auto_reset = true;
+  int history = 0;              // K, visible events kept per player
+  bool combat_preview = false;
+  bool keep_terminal_observation = false;
+  int opponent = -1;            // -1: self-play; else a BotKind playing every non-learner seat
+  uint32_t learner_seats = 0;   // bit per seat played through the rows when opponent >= 0
+};
+
+// A read-only strided view of caller memory (a NumPy vector), read element by element.
+template <class T>
+struct Strided {
+  const char* data = nullptr;
+  int64_t stride = sizeof(T);
+  int size = 0;
+  T operator[](int i) const {
+    T v;
+    std::memcpy(&v, data + int64_t(i) * stride, sizeof(T));
+    return v;
+  }
+};
+
+// Caller-supplied environment ids: int32 or int64 (itemsize 4 or 8), any stride.
+struct IndexSpan {
+  const char* data = nullptr;
+  int64_t stride = 0;
+  int size = 0;
+  int itemsize = 8;
+  int64_t operator[](int i) const {
+    const char* p = data + int64_t(i) * stride;
+    if (itemsize == 4) {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+};
+
+class VectorEnv {
+ public:
+  // Validates cfg (InvalidArgument), starts the worker pool and episode 0 of every environment.
+  explicit VectorEnv(const VectorConfig& cfg);
+  ~VectorEnv();
+  VectorEnv(const VectorEnv&) = delete;
+  VectorEnv& operator=(const VectorEnv&) = delete;
+
+  const VectorConfig& config() const { return cfg_; }
+  int num_envs() const { return cfg_.num_envs; }
+  int num_tiles() const { return cfg_.game.map_size * cfg_.game.map_size; }
+  int num_threads() const { return pool_.num_threads(); }
+  // Batch sizes for `rows` rows (B for full calls, a slot's size otherwise).
+  BatchDims dims(int rows) const;
+
+  // Starts a new episode in every environment (seeded: restarts the seed
+  // sequence from *seed; null: the next episode of each sequence) and writes
+  // all B rows (action_valid, reward, terminated = 0).
+  void reset(const uint64_t* seed, const BatchView& out);
+  // Writes the rows of env_ids (int32 or int64 values, any stride) without
+  // advancing any game. Out-of-range ids -> std::out_of_range, duplicates ->
+  // InvalidArgument.
+  void observe(IndexSpan env_ids, const BatchView& out);
+  // Applies actions[r] to the environment of row r: env_ids[r], or r when
+  // env_ids is null (then actions.size == B). With state_ids, every id must
+  // equal its environment's current state id, else StaleState and nothing
+  // changes. Illegal ids (any int32) give action_valid = 0 and leave that game
+  // unchanged. The action and state-id vectors are copied before `out` is
+  // written, so they may alias it.
+  void step(const IndexSpan* env_ids, Strided<int32_t> actions, const Strided<uint64_t>* state_ids,
+            const BatchView& out);
+
+  // Joins the workers (idempotent). Every later call throws std::runtime_error.
+  void close();
+  bool closed() const { return closed_; }
+
+  // Test hook: the next time environment `env` is processed its worker throws
+  // std::runtime_error(message) (checks the worker-error path end to end).
+  void inject_fault(int env, const std::string& message);
+
+ private:
+  struct EventRecord {
+    uint64_t sequence = 0;         // private to the observer: 1, 2, ... per episode
+    uint64_t action_sequence = 0;  // world-action id shared by every observer
+    std::array<int32_t, kEventFeatures> features{};
+    std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected{};
+    std::array<uint8_t, kEventAffectedRows> affected_mask{};
+  };
+  struct Env {
+    GameState state;
+    uint64_t episode_index = 0;
+    uint64_t state_id = 0;
+    uint64_t episode_id = 0;
+    int observer = 0;
+    bool new_state = false;    // set by workers; the caller assigns fresh ids in row order
+    bool new_episode = false;
+    Rng bot_rng;
+    BotScratch bot_scratch;
+    // Per player a ring of history + 1 records (one spare slot for the record
+    // being written), head = next slot, count = records kept (<= history).
+    std::vector<EventRecord> ring;
+    std::array<int32_t, kMaxPlayers> head{};
+    std::array<int32_t, kMaxPlayers> count{};
+    std::array<uint64_t, kMaxPlayers> sequence{};
+    // The legal ids encoded in the last row of this environment (ascending), valid
+    // while the state is unchanged (every change is followed by its row's encoding):
+    // a step checks legality by binary search when the list was not truncated.
+    std::vector<int32_t> legal;
+    int legal_count = 0;
+    bool legal_complete = false;
+    std::string fault;
+  };
+  struct RingSink;
+  enum class Op { kReset, kObserve, kStep };
+
+  void check_usable() const;
+  void load_env_ids(const IndexSpan& env_ids);
+  void start_episode(Env& e, int env);
+  void play_opponents(Env& e, EventSink* sink);
+  void process_row(Op op, int row, int env, int32_t action, const BatchView& out);
+  void encode_observation(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
+  void encode_row(Env& e, int env, int row, const BatchView& out) const;
+  bool accepts(const Env& e, int32_t action) const;
+  void write_window(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
+  void zero_final_row(int row, const BatchView& out) const;
+  void run_rows(Op op, int rows, const BatchView& out);
+  template <class T>
+  T* at(const BatchView& out, int field, int row) const {
+    return out.get<T>(field) + size_t(row) * row_elems_[size_t(field)];
+  }
+
+  VectorConfig cfg_;
+  int num_players_ = 0;
+  int action_space_size_ = 0;
+  uint64_t base_seed_ = 0;
+  std::array<size_t, kNumBatchFields> row_elems_{};  // elements of one row, per field
+  std::array<size_t, kNumBatchFields> row_bytes_{};
+  std::vector<Env> envs_;
+  // Per-call scratch (sized B once): row -> env, actions, error per row.
+  std::vector<int32_t> rows_env_;
+  std::vector<int32_t> rows_action_;
+  std::vector<uint32_t> seen_;
+  uint32_t seen_stamp_ = 0;
+  std::vector<std::exception_ptr> row_errors_;
+  std::mutex mutex_;
+  bool closed_ = false;
+  std::string broken_;  // non-empty: a worker failed; reset() required
+  WorkerPool pool_;
+};
+
+}  // namespace polyenv

@@ -1,0 +1,65 @@
+"""Built-in bots, implemented natively (the GIL is released while they think).
+
+* ``"random"`` — uniform over the legal actions.
+* ``"greedy"`` — a one-ply search in the spirit of Tribes' SimpleAgent: every
+  legal action is tried on a copy of the game and the resulting position is
+  scored from the acting player's view (captures and kills first, then damage
+  dealt against damage taken, city growth, research and cheap growth, moving
+  towards villages and enemy cities); End Turn is played when nothing helps.
+
+Every function takes a :class:`polyenv.GameEnv`. ``seed`` makes a bot's
+choices reproducible; with ``seed=None`` the bot's random stream is derived
+from the position itself, so the same position always gives the same choice.
+Actions applied by a bot are recorded in the game's event journal like
+``GameEnv.step``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from .game_env import GameEnv
+
+__all__ = ["BOTS", "choose", "play", "play_turn"]
+
+BOTS: tuple[str, ...] = tuple(_core.BOT_NAMES)
+
+
+def _bot_code(bot: str) -> int:
+    if not isinstance(bot, str) or bot not in BOTS:
+        raise ValueError(f"unknown bot {bot!r}; expected one of: {', '.join(BOTS)}")
+    return BOTS.index(bot)
+
+
+def _game(game: GameEnv):
+    if not isinstance(game, GameEnv):
+        raise ValueError(f"expected a polyenv.GameEnv, got {type(game).__name__}")
+    return game._game
+
+
+def _seed(seed) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be None or an integer in [0, 2**64), got {seed!r}")
+    return int(seed)
+
+
+def choose(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
+    """The action id ``bot`` would play now for the current player; nothing is applied.
+
+    Raises ValueError for an unknown bot or a finished game.
+    """
+    return _core.bot_choose(_game(game), _bot_code(bot), _seed(seed))
+
+
+def play(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
+    """Chooses one action with ``bot``, applies it to ``game`` and returns its id."""
+    return _core.bot_play(_game(game), _bot_code(bot), _seed(seed))
+
+
+def play_turn(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
+    """Plays the current player's whole turn with ``bot`` (until another player
+    is to act or the game ends) and returns the number of actions applied."""
+    return _core.bot_play_turn(_game(game), _bot_code(bot), _seed(seed))

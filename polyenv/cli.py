@@ -1,0 +1,428 @@
+"""The ``polyenv`` command line: play, replay, bench, check.
+
+* ``polyenv play``   — built-in bots play a whole game; the map every round (or
+  only the final one) and a result table; ``--save FILE`` writes a JSON record
+  (seed, config, action ids) that ``replay`` re-plays exactly.
+* ``polyenv replay FILE`` — re-plays a saved game, renders it, checks the result
+  against the record; ``--png-dir DIR`` writes one PNG per round.
+* ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
+* ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
+  environments, pass/fail.
+
+``main(argv)`` returns the exit code (0 = success).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["main", "load_record", "RECORD_FORMAT"]
+
+RECORD_FORMAT = "polyenv-game"
+RECORD_VERSION = 1
+#: Benchmark scripts run by ``polyenv bench``, in order (benchmarks/<name>.py).
+BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
+
+
+# ---------------------------------------------------------------------------- shared helpers
+def _game_from_config(seed: int, config: dict):
+    from .game_env import GameEnv
+    kwargs = dict(seed=seed, mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"))
+    if config.get("level") is not None:
+        return GameEnv(level=config["level"], players=config.get("players"), **kwargs)
+    return GameEnv(map_size=config["map_size"], players=config["players"], **kwargs)
+
+
+def _show(game, style: str, out) -> None:
+    if style != "none":
+        print(game.render("ansi" if style == "ansi" else "text"), file=out, flush=True)
+
+
+def _result_rows(game, bots=None) -> list[list[str]]:
+    rows = []
+    for p in range(game.num_players):
+        info = game.player(p)
+        units = int(game.observe(p, max_actions=1)["state"][5])
+        result = info["result"] if info["alive"] else "eliminated"
+        row = [f"p{p}", info["tribe"]] + ([bots[p]] if bots else []) + [
+            result, str(info["score"]), str(info["num_cities"]), str(units), str(info["kills"])]
+        rows.append(row)
+    return rows
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def _print_result(game, bots, actions: int, out) -> None:
+    header = ["player", "tribe"] + (["bot"] if bots else []) + ["result", "score", "cities", "units", "kills"]
+    print(_table(header, _result_rows(game, bots)), file=out)
+    w = game.winner
+    who = f"p{w} ({game.player(w)['tribe']}{', ' + bots[w] if bots else ''})" if w >= 0 else "none (draw)"
+    state = "game over" if game.game_over else "unfinished"
+    print(f"winner: {who}; {state} after {game.turn} turns, {actions} actions", file=out, flush=True)
+
+
+def load_record(path) -> dict:
+    """Reads a game record written by ``polyenv play --save`` (raises ValueError when malformed)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"cannot read game record {path}: {e}") from None
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise ValueError(f"{path} is not a polyenv game record")
+    if record.get("version") != RECORD_VERSION:
+        raise ValueError(f"{path}: unsupported record version {record.get('version')!r}")
+    for key in ("seed", "config", "actions"):
+        if key not in record:
+            raise ValueError(f"{path}: record has no {key!r}")
+    return record
+
+
+# ---------------------------------------------------------------------------- play
+def _cmd_play(args) -> int:
+    from . import bots as bots_module
+    from .envs import default_map_size
+    from .game_env import _read_level
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    for b in names:
+        if b not in bots_module.BOTS:
+            print(f"polyenv play: unknown bot {b!r}; choose from {', '.join(bots_module.BOTS)}", file=sys.stderr)
+            return 2
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
+    level = _read_level(args.level) if args.level else None
+    if args.tribes:
+        players = [t.strip() for t in args.tribes.split(",")]
+    elif level is None:
+        from .envs.tribes_aec import DEFAULT_TRIBES
+        players = [DEFAULT_TRIBES[i % len(DEFAULT_TRIBES)] for i in range(args.players)]
+    else:
+        players = None
+    config = dict(map_size=args.map_size or default_map_size(len(players) if players else 2), players=players,
+                  mode=args.mode, max_turns=args.max_turns, level=level)
+    game = _game_from_config(seed, config)
+    config["players"] = [game.player(p)["tribe"] for p in range(game.num_players)]
+    config["map_size"] = game.map_size
+    seats = [names[p % len(names)] for p in range(game.num_players)]
+    out = sys.stdout
+    print(f"polyenv play: seed {seed}, {game.map_size}x{game.map_size}, {game.num_players} players, "
+          f"mode {args.mode}, turn limit {game.turn_limit}, bots {', '.join(seats)}", file=out)
+    rng = np.random.default_rng(seed)
+    actions: list[int] = []
+    shown_turn = -1
+    while not game.game_over:
+        if not args.final_only and game.turn != shown_turn:
+            shown_turn = game.turn
+            _show(game, args.render, out)
+        bot = seats[game.current_player]
+        actions.append(int(bots_module.play(game, bot, seed=int(rng.integers(2**63)))))
+        if args.max_actions is not None and len(actions) >= args.max_actions:
+            break
+    _show(game, args.render, out)
+    _print_result(game, seats, len(actions), out)
+    if args.save:
+        record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
+                      action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
+                      result=dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn))
+        with open(args.save, "w", encoding="utf-8") as f:
+            json.dump(record, f)
+        print(f"saved {len(actions)} actions to {args.save}", file=out)
+    return 0
+
+
+# ---------------------------------------------------------------------------- replay
+def _cmd_replay(args) -> int:
+    from .render import save_png
+    try:
+        record = load_record(args.file)
+    except ValueError as e:
+        print(f"polyenv replay: {e}", file=sys.stderr)
+        return 2
+    game = _game_from_config(int(record["seed"]), record["config"])
+    fingerprint = record.get("action_space_fingerprint")
+    if fingerprint is not None and int(fingerprint) != int(game.action_space_fingerprint):
+        print("polyenv replay: the record's action-id layout differs from this version's", file=sys.stderr)
+        return 1
+    png_dir = Path(args.png_dir) if args.png_dir else None
+    if png_dir is not None:
+        png_dir.mkdir(parents=True, exist_ok=True)
+    out, shown_turn, pngs = sys.stdout, -1, 0
+    bots = record.get("bots")
+
+    def snapshot(final=False):
+        nonlocal pngs
+        if not args.final_only or final:
+            _show(game, args.render, out)
+        if png_dir is not None:
+            save_png(game.render("rgb_array"), png_dir / (f"turn_{game.turn:03d}.png" if not final else "final.png"))
+            pngs += 1
+
+    for k, action in enumerate(record["actions"]):
+        if game.turn != shown_turn:
+            shown_turn = game.turn
+            snapshot()
+        try:
+            game.step(int(action))
+        except ValueError as e:
+            print(f"polyenv replay: action {k} ({action}) cannot be replayed: {e}", file=sys.stderr)
+            return 1
+    snapshot(final=True)
+    _print_result(game, bots, len(record["actions"]), out)
+    if png_dir is not None:
+        print(f"wrote {pngs} PNG files to {png_dir}", file=out)
+    expected = record.get("result")
+    if expected is not None:
+        got = dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn)
+        if got != expected:
+            print(f"polyenv replay: result differs from the record: {got} != {expected}", file=sys.stderr)
+            return 1
+        print("replay matches the recorded result", file=out)
+    return 0
+
+
+# ---------------------------------------------------------------------------- bench
+def _benchmarks_dir(explicit) -> Path | None:
+    if explicit:
+        return Path(explicit)
+    for candidate in (Path.cwd() / "benchmarks", Path(__file__).resolve().parent.parent / "benchmarks"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _bar(done: float, total: float, label: str, width: int = 30) -> str:
+    frac = min(max(done / total, 0.0), 1.0) if total > 0 else 1.0
+    filled = int(round(frac * width))
+    return f"\r[{'#' * filled}{'.' * (width - filled)}] {done:5.1f}/{total:.0f}s {label:<12}"
+
+
+def _cmd_bench(args) -> int:
+    directory = _benchmarks_dir(args.dir)
+    if directory is None:
+        print("polyenv bench: no benchmarks/ directory found (run from a source checkout or pass --dir)",
+              file=sys.stderr)
+        return 2
+    present = [(n, directory / f"{n}.py") for n in BENCH_SCRIPTS if (directory / f"{n}.py").is_file()]
+    missing = [n for n in BENCH_SCRIPTS if not (directory / f"{n}.py").is_file()]
+    for n in missing:
+        print(f"note: benchmarks/{n}.py does not exist; skipped")
+    if not present:
+        print("polyenv bench: none of the benchmark scripts exist", file=sys.stderr)
+        return 2
+    budget = float(args.seconds)
+    per_script = budget / len(present)
+    env = dict(os.environ, POLYENV_BENCH_QUICK="1", POLYENV_BENCH_SECONDS=f"{per_script:.1f}")
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    tty = sys.stderr.isatty()
+    start, results = time.perf_counter(), []
+    for name, path in present:
+        t0 = time.perf_counter()
+        quick = ["--quick"] if "--quick" in path.read_text(encoding="utf-8", errors="replace") else []
+        proc = subprocess.Popen([sys.executable, str(path), *quick], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, env=env)
+        captured: list[str] = []
+        reader = threading.Thread(target=lambda p=proc: captured.extend(p.stdout), daemon=True)
+        reader.start()
+        limit = per_script + 15  # scripts that ignore the budget are stopped
+        status = None
+        while proc.poll() is None:
+            if tty:
+                sys.stderr.write(_bar(time.perf_counter() - start, budget, name))
+                sys.stderr.flush()
+            if time.perf_counter() - t0 > limit:
+                proc.kill()
+                status = f"timeout ({limit:.0f}s)"
+            time.sleep(0.2)
+        proc.wait()
+        reader.join(timeout=5)
+        seconds = time.perf_counter() - t0
+        if status is None:
+            status = "ok" if proc.returncode == 0 else f"failed (exit {proc.returncode})"
+        if not tty:
+            print(f"[{len(results) + 1}/{len(present)}] {name}: {status} in {seconds:.1f}s", file=sys.stderr)
+        results.append((name, status, seconds, "".join(captured)))
+    if tty:
+        sys.stderr.write(_bar(time.perf_counter() - start, budget, "done") + "\n")
+    for name, status, seconds, output in results:
+        print(f"== benchmarks/{name}.py ({status}, {seconds:.1f}s)")
+        print(output.rstrip())
+    rows = [[name, status, f"{seconds:.1f}", _last_line(output)] for name, status, seconds, output in results]
+    rows += [[n, "missing", "-", "skipped"] for n in missing]
+    print(_table(["benchmark", "status", "seconds", "summary"], rows))
+    return 0 if all(r[1] == "ok" for r in results) else 1
+
+
+def _last_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[-1][:80] if lines else ""
+
+
+# ---------------------------------------------------------------------------- check
+def _run_check(name: str, fn, report: list) -> None:
+    caught = io.StringIO()
+    t0 = time.perf_counter()
+    with warnings.catch_warnings(record=True) as w, contextlib.redirect_stdout(caught):
+        warnings.simplefilter("always")
+        try:
+            fn()
+            status, detail = "PASS", ""
+        except Exception as e:  # every failure is reported, none stops the other checks
+            status = "FAIL"
+            detail = f"{type(e).__name__}: {e}".splitlines()[0][:200]
+            if os.environ.get("POLYENV_CHECK_TRACEBACK"):
+                detail += "\n" + traceback.format_exc()
+    seconds = time.perf_counter() - t0
+    warns = sorted({str(x.message).splitlines()[0][:100] for x in w})
+    if warns and status == "PASS":
+        detail = f"{len(warns)} distinct warning(s): " + "; ".join(warns[:3])
+    print(f"{status}  {name}  ({seconds:.1f}s){'  ' + detail if detail else ''}", flush=True)
+    report.append((name, status))
+
+
+def _gym_env_ids() -> list[str]:
+    import gymnasium
+    with contextlib.suppress(Exception):
+        import polyenv.envs  # noqa: F401  (registers the Gymnasium environments, if any)
+    ids = []
+    for env_id, spec in gymnasium.registry.items():
+        entry = spec.entry_point if isinstance(spec.entry_point, str) else getattr(spec.entry_point, "__module__", "")
+        if entry.startswith("polyenv"):
+            ids.append(env_id)
+    return sorted(ids)
+
+
+def _make_gym(env_id: str, map_size: int):
+    """``gym.make`` for the checkers: a small board, and random (possibly illegal) actions penalised
+    rather than raised (the checkers sample the whole action space), when the env takes those options."""
+    import gymnasium
+    for kwargs in (dict(map_size=map_size, invalid_action="penalty"), dict(invalid_action="penalty"), {}):
+        try:
+            return gymnasium.make(env_id, **kwargs)
+        except TypeError:
+            continue
+    return gymnasium.make(env_id)
+
+
+def _cmd_check(args) -> int:
+    report: list = []
+    players = [int(p) for p in args.players.split(",")]
+    try:
+        from pettingzoo.test import api_test, seed_test
+        from .envs import tribes_aec_v0
+    except ImportError as e:
+        print(f"SKIP  PettingZoo checks ({e})")
+    else:
+        for p in players:
+            kwargs = dict(players=p, map_size=args.map_size, max_turns=args.max_turns)
+            _run_check(f"pettingzoo api_test tribes_aec_v0 players={p}",
+                       lambda kw=kwargs: api_test(tribes_aec_v0.env(**kw), num_cycles=args.cycles), report)
+        kwargs = dict(players=players[0], map_size=args.map_size, max_turns=args.max_turns)
+        _run_check(f"pettingzoo seed_test tribes_aec_v0 players={players[0]}",
+                   lambda: seed_test(lambda: tribes_aec_v0.env(**kwargs), num_cycles=args.cycles), report)
+        try:
+            from pettingzoo.test import render_test
+        except ImportError:
+            pass
+        else:
+            _run_check("pettingzoo render_test tribes_aec_v0",
+                       lambda: render_test(lambda render_mode=None: tribes_aec_v0.env(
+                           players=players[0], map_size=args.map_size, render_mode=render_mode)), report)
+    try:
+        import gymnasium
+        from gymnasium.utils.env_checker import check_env as gym_check
+    except ImportError as e:
+        print(f"SKIP  Gymnasium checks ({e})")
+        ids = []
+    else:
+        ids = _gym_env_ids()
+        if not ids:
+            print("SKIP  Gymnasium checks (polyenv registers no Gymnasium environment yet)")
+        for env_id in ids:
+            _run_check(f"gymnasium check_env {env_id}",
+                       lambda i=env_id: gym_check(_make_gym(i, args.map_size).unwrapped, skip_render_check=False),
+                       report)
+    try:
+        from stable_baselines3.common.env_checker import check_env as sb3_check
+    except ImportError:
+        print("SKIP  Stable-Baselines3 checks (stable_baselines3 is not installed)")
+    else:
+        if not ids:
+            print("SKIP  Stable-Baselines3 checks (no Gymnasium environment to check)")
+        for env_id in ids:
+            _run_check(f"sb3 check_env {env_id}", lambda i=env_id: sb3_check(_make_gym(i, args.map_size).unwrapped),
+                       report)
+    failed = [name for name, status in report if status != "PASS"]
+    print(f"{len(report) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------- entry point
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="polyenv", description="Tribes (Polytopia-like) environments: "
+                                     "play a game between bots, replay it, benchmark, check the environments.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="bots play a whole game; map every round and a result table")
+    play.add_argument("--players", type=int, default=2, help="number of players, 2..16 (default 2)")
+    play.add_argument("--map-size", type=int, default=None, help="board side (default 11 for 2 players, "
+                      "14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
+    play.add_argument("--bots", default="greedy,random", help="comma-separated bots, cycled over the players")
+    play.add_argument("--tribes", default=None, help="comma-separated tribes (default Bardur,Imperius,Xin-xi,...)")
+    play.add_argument("--seed", type=int, default=None, help="game seed (default: random, printed)")
+    play.add_argument("--render", choices=("ansi", "text", "none"), default="ansi", help="map style (default ansi)")
+    play.add_argument("--final-only", action="store_true", help="show only the final map")
+    play.add_argument("--level", default=None, help="a Tribes CSV level file")
+    play.add_argument("--mode", choices=("capitals", "score"), default="capitals")
+    play.add_argument("--max-turns", type=int, default=None, help="turn limit (default: the mode's)")
+    play.add_argument("--max-actions", type=int, default=None, help="stop after this many actions")
+    play.add_argument("--save", default=None, metavar="FILE", help="write a JSON record of the game")
+
+    replay = sub.add_parser("replay", help="re-play a game saved by play --save")
+    replay.add_argument("file")
+    replay.add_argument("--render", choices=("ansi", "text", "none"), default="ansi")
+    replay.add_argument("--final-only", action="store_true", help="show only the final map")
+    replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per round into DIR")
+
+    bench = sub.add_parser("bench", help="quick benchmarks (benchmarks/*.py, about 30 s)")
+    bench.add_argument("--seconds", type=float, default=30.0, help="total time budget (default 30)")
+    bench.add_argument("--dir", default=None, help="the benchmarks directory (default ./benchmarks or the source's)")
+
+    check = sub.add_parser("check", help="run the PettingZoo / Gymnasium / SB3 checkers")
+    check.add_argument("--players", default="2,4", help="player counts for the PettingZoo checks (default 2,4)")
+    check.add_argument("--map-size", type=int, default=8, help="board side for the checks (default 8)")
+    check.add_argument("--max-turns", type=int, default=12, help="turn limit for the checks (default 12)")
+    check.add_argument("--cycles", type=int, default=200, help="num_cycles of api_test / seed_test (default 200)")
+    return parser
+
+
+def main(argv=None) -> int:
+    """Runs the ``polyenv`` command line; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return {"play": _cmd_play, "replay": _cmd_replay, "bench": _cmd_bench, "check": _cmd_check}[args.command](args)
+    except ValueError as e:
+        print(f"polyenv {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

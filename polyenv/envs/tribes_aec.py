@@ -1,0 +1,409 @@
+# noqa: D212, D415
+"""
+# Tribes (PettingZoo AEC), ``tribes_aec_v0``
+
+```python
+from polyenv.envs import tribes_aec_v0
+
+env = tribes_aec_v0.env(players=4, render_mode="ansi")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+```
+
+A turn-based game of Tribes (a Polytopia-style strategy game) for 2 to 16
+players, simulated natively by :class:`polyenv.GameEnv`, in the conventions of
+PettingZoo's classic environments.
+
+| | |
+|---|---|
+| agents | ``player_0`` ... ``player_{P-1}`` (turn order) |
+| action space | ``Discrete(A)`` over the stable global action ids (``GameEnv.action_space_size``; id 0 = End Turn) |
+| observation space | ``Dict(observation=Dict(map_tokens=Box(int32, [N*N, 23]), state=Box(int32, [11])), action_mask=Box(0, 1, [A], int8))`` |
+| state space | ``Box(int32, [N*N, 23])`` — ``full_map_numpy()`` (no fog) |
+
+**Turns.** ``agent_selection`` follows the game: an agent keeps the selection
+for every action of its turn, until its turn ends — by playing End Turn (id 0)
+or automatically when End Turn is its only legal action (``GameEnv``'s
+``auto_end_turn``). Then the next living player in turn order is selected.
+
+**Observation.** ``observe(agent)`` is that agent's own fog-of-war view:
+``map_tokens`` int32 ``[N*N, 23]`` (columns ``polyenv.MAP_TOKEN_FEATURE_NAMES``,
+owners relative to the agent, unexplored tiles all zero) and ``state`` int32
+``[11]`` (``polyenv.STATE_FEATURE_NAMES``), plus ``action_mask`` int8 ``[A]``
+over the global ids — all zeros when it is not the agent's turn.
+``infos[agent]["legal_actions"]`` holds the legal ids (int32, ascending,
+read-only; empty off-turn).
+
+**Rewards** are terminal: +1 for the winner, -1/(P-1) for every loser (so they
+sum to 0), 0 for everyone on a draw (a finished game without a winner) and on
+truncation. An eliminated player (it lost its last city) is terminated at once
+with -1/(P-1) and removed the PettingZoo way (one ``step(None)`` while it is
+selected). The game ends as the rules say: Capitals mode when one player holds
+every capital or is the last alive, and at the turn limit (``max_turns``, or
+the mode's default) by score.
+
+**Truncation.** ``max_cycles`` (optional) truncates every agent still in the game
+(reward 0) once that many rounds (every living player played one turn) have
+been played since ``reset``.
+
+**Native extras** on the raw env (``env.unwrapped`` through the wrappers):
+``clone_state()`` / ``restore_state(bytes)``, ``legal_actions()``,
+``describe_action(id)``, ``dense_observation(agent)`` (``GameEnv.observe``:
+the seed-000 fields incl. action rows), and ``game`` (the :class:`GameEnv`).
+
+**Rendering** (``render_mode``): ``"ansi"`` returns a coloured terminal map,
+``"rgb_array"`` a ``uint8 [N*24, N*24, 3]`` image, ``"human"`` prints the ANSI
+map at the end of every turn. All views come from ``polyenv.render`` (the
+ground truth, no fog).
+
+**Arguments** of ``env()`` / ``raw_env()``: ``players`` (int 2..16, or a list
+of tribes; default 4, or the level's tribes), ``map_size`` (default by player
+count: 11 for 2, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16), ``mode``
+(``"capitals"`` or ``"score"``), ``max_turns``, ``levels`` (a Tribes CSV level,
+path or text, or a list of them with the same board size and player count;
+``reset(seed)`` plays ``levels[seed % len(levels)]``), ``full_observability``,
+``max_cycles``, ``render_mode``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..game_env import GameEnv, _read_level
+from . import default_map_size
+
+__all__ = ["env", "raw_env", "DEFAULT_TRIBES", "default_map_size"]
+
+#: Tribes given to ``players=P`` (cycled beyond 12): Bardur, Imperius, Xin-xi, Oumaji, ...
+DEFAULT_TRIBES = (2, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+_INT32 = np.iinfo(np.int32)
+_EMPTY_IDS = np.zeros(0, dtype=np.int32)
+_EMPTY_IDS.flags.writeable = False
+
+
+def env(**kwargs) -> AECEnv:
+    """The Tribes AEC env with PettingZoo's standard wrappers for classic games.
+
+    An illegal action ends the game with -1 for the player who played it
+    (``TerminateIllegalWrapper``); out-of-range actions assert; the call order
+    is enforced. Arguments: see :class:`raw_env`.
+    """
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def _token_bounds(rows: int) -> tuple[np.ndarray, np.ndarray]:
+    # -1 marks none/unknown in every column; population and production of own cities can be negative.
+    low = np.full((rows, 23), -1, dtype=np.int32)
+    low[:, [10, 12]] = _INT32.min
+    return low, np.full((rows, 23), _INT32.max, dtype=np.int32)
+
+
+class raw_env(AECEnv, EzPickle):
+    """Tribes for 2-16 players as a PettingZoo AEC environment (see the module docstring).
+
+    Args:
+        players: number of players (2..16, default tribes ``DEFAULT_TRIBES``) or a
+            sequence of tribes (``polyenv.Bardur`` ... or names); None = 4, or
+            the level's tribes when ``levels`` is given.
+        map_size: board side N for generated maps (None: ``default_map_size``).
+        mode: ``"capitals"`` or ``"score"``.
+        max_turns: the round after which the game ends by score (None: the mode's).
+        levels: a Tribes CSV level (path or text) or a list of them.
+        full_observability: play without fog of war.
+        max_cycles: truncate after this many rounds since reset (None: never).
+        render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
+    """
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "tribes_aec_v0",
+                "is_parallelizable": False, "render_fps": 2}
+
+    def __init__(self, players: int | Sequence | None = None, map_size: int | None = None, mode: str = "capitals",
+                 max_turns: int | None = None, levels=None, full_observability: bool = False,
+                 max_cycles: int | None = None, render_mode: str | None = None):
+        EzPickle.__init__(self, players, map_size, mode, max_turns, levels, full_observability, max_cycles,
+                          render_mode)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
+                                       or max_cycles < 1):
+            raise ValueError(f"max_cycles must be None or an integer >= 1, got {max_cycles!r}")
+        self.render_mode = render_mode
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self._options = dict(mode=mode, max_turns=max_turns, full_observability=bool(full_observability))
+        self._levels = self._load_levels(levels)
+        self._tribes = self._resolve_tribes(players)
+        self._next_seed: int | None = None
+        self._level_index = 0
+        self._restored = False
+        self._game = self._new_game(seed=0, level_index=0, map_size=map_size)
+        self._core = self._game._game  # the native game behind GameEnv (hot path: no wrapper calls)
+        self._map_size = self._game.map_size
+        P, T, A = self._game.num_players, self._game.num_tiles, self._game.action_space_size
+        if self._levels:
+            for i in range(1, len(self._levels)):
+                other = self._new_game(seed=0, level_index=i, map_size=None)
+                if (other.map_size, other.num_players) != (self._map_size, P):
+                    raise ValueError("all levels must have the same board size and number of players")
+        self._num_players = P
+        self.possible_agents = [f"player_{i}" for i in range(P)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        # One space object per agent (PettingZoo seeds them separately).
+        self.observation_spaces = {a: _observation_space(T, A) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
+        self.state_space = spaces.Box(*_token_bounds(T), dtype=np.int32)
+        self._capture_ids = frozenset(self._game.action_id("capture", source=t) for t in range(T))
+        self._legal, self._legal_intp = _EMPTY_IDS, None
+        self._num_actions = A
+        self._rewards_dirty = False
+        self.agents = []
+        self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos = {}, {}, {}, {}, {}
+        self.agent_selection = None
+        self._start_turn = 0
+        self._loser_reward = -1.0 / (P - 1) if P > 1 else 0.0
+
+    # ------------------------------------------------------------------ construction helpers
+    @staticmethod
+    def _load_levels(levels) -> list[str]:
+        if levels is None:
+            return []
+        if isinstance(levels, (str, os.PathLike)):
+            levels = [levels]
+        texts = [_read_level(level) for level in levels]
+        if not texts:
+            raise ValueError("levels must name at least one level")
+        return texts
+
+    def _resolve_tribes(self, players):
+        if players is None:
+            return None if self._levels else DEFAULT_TRIBES[:4]
+        if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
+            if not 2 <= players <= 16:
+                raise ValueError(f"players must be 2..16, got {players}")
+            return tuple(DEFAULT_TRIBES[i % len(DEFAULT_TRIBES)] for i in range(int(players)))
+        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+            raise ValueError(f"players must be an int or a sequence of tribes, got {players!r}")
+        return tuple(players)
+
+    def _new_game(self, seed: int, level_index: int, map_size) -> GameEnv:
+        if self._levels:
+            return GameEnv(seed=seed, level=self._levels[level_index], players=self._tribes, **self._options)
+        size = default_map_size(len(self._tribes)) if map_size is None else map_size
+        return GameEnv(seed=seed, map_size=size, players=self._tribes, **self._options)
+
+    # ------------------------------------------------------------------ PettingZoo API
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(action_space_size)`` over the stable global ids."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Starts a new game: ``seed``, or the previous seed + 1 (a random seed the first time)."""
+        if seed is None:
+            seed = self._next_seed if self._next_seed is not None else int(np.random.SeedSequence().entropy % 2**63)
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
+        seed = int(seed) % 2**64
+        self._next_seed = (seed + 1) % 2**64
+        index = seed % len(self._levels) if len(self._levels) > 1 else 0
+        if index != self._level_index or self._restored:
+            self._game, self._level_index = self._new_game(seed, index, self._map_size), index
+            self._core, self._restored = self._game._game, False
+        else:
+            self._game.reset(seed)
+        self._start_turn = self._game.turn
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {"legal_actions": _EMPTY_IDS} for a in self.agents}
+        self._skip_agent_selection = None
+        self._rewards_dirty = False
+        self._sync_after_action(previous=None, maybe_eliminated=False)
+
+    def observe(self, agent: str) -> dict:
+        """``agent``'s fog-of-war view: {"observation": {map_tokens, state}, "action_mask"} (see the module doc)."""
+        o = self._core.observe(self._index[agent], 1, False)  # GameEnv.observe(player, max_actions=1)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
+            if self._legal_intp is None:  # intp indices make the masked assignment ~5x faster than int32
+                self._legal_intp = self._legal.astype(np.intp)
+            mask[self._legal_intp] = 1
+        return {"observation": {"map_tokens": o["map_tokens"], "state": o["state"]}, "action_mask": mask}
+
+    def step(self, action) -> None:
+        """Applies the selected agent's action id (``None`` for a terminated / truncated agent).
+
+        Raises ValueError for an illegal id (nothing changes).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)  # removes the agent, clears every reward
+            self._rewards_dirty = False
+            return
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"{agent} is in the game: step needs an integer action id, got {action!r}")
+        action = int(action)
+        self._core.step(action)  # GameEnv.step: ValueError and no change when illegal
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewards_dirty:
+            self._clear_rewards()
+            self._rewards_dirty = False
+        self._sync_after_action(previous=agent, maybe_eliminated=action in self._capture_ids)
+        if self._rewards_dirty:
+            self._accumulate_rewards()
+        if self.render_mode == "human" and (self.agent_selection != agent or self._game.game_over):
+            self.render()
+
+    def _sync_after_action(self, previous: str | None, maybe_eliminated: bool) -> None:
+        """Moves rewards, terminations, infos and the selection to the game's new position."""
+        game, core = self._game, self._core
+        if previous is not None:
+            self.infos[previous] = {"legal_actions": _EMPTY_IDS}
+        if core.game_over:
+            self._legal, self._legal_intp = _EMPTY_IDS, None
+            self._rewards_dirty = True
+            winner = game.winner
+            for a in self.agents:
+                if winner < 0:
+                    self.rewards[a] = 0.0
+                else:
+                    self.rewards[a] = 1.0 if self._index[a] == winner else self._loser_reward
+                self.terminations[a] = True
+            if previous is None:
+                self.agent_selection = self.agents[0]
+            return
+        current_index = core.current_player
+        current = self.possible_agents[current_index]
+        # Players are eliminated when they lose their last city (a capture). As a safeguard, a turn that
+        # passes over a player we still count as alive (the engine skips eliminated players) checks too.
+        if maybe_eliminated or (current != previous and previous is not None
+                                and current_index != self._next_alive(self._index[previous])):
+            dead = [a for a in self.agents if not self.terminations[a] and not core.player(self._index[a])["alive"]]
+        elif previous is None:
+            dead = [a for a in self.agents if not core.player(self._index[a])["alive"]]
+        else:
+            dead = []
+        for a in dead:
+            self.terminations[a] = True
+            self.rewards[a] = self._loser_reward
+            self._rewards_dirty = True
+        legal = core.legal_actions()
+        legal.flags.writeable = False
+        self._legal, self._legal_intp = legal, None
+        self.infos[current] = {"legal_actions": legal}
+        self.agent_selection = current
+        if self.max_cycles is not None and game.turn - self._start_turn >= self.max_cycles:
+            self._legal, self._legal_intp = _EMPTY_IDS, None
+            self.infos[current] = {"legal_actions": _EMPTY_IDS}
+            for a in self.agents:
+                if not self.terminations[a]:
+                    self.truncations[a] = True
+        if dead:
+            self._deads_step_first()
+
+    def _next_alive(self, player: int) -> int:
+        """The next player after ``player`` in turn order that is still in the game and not terminated."""
+        for k in range(1, self._num_players + 1):
+            agent = self.possible_agents[(player + k) % self._num_players]
+            if agent in self.terminations and not self.terminations[agent]:
+                return (player + k) % self._num_players
+        return player
+
+    def state(self) -> np.ndarray:
+        """The global state: ``full_map_numpy()``, int32 [N*N, 23], no fog (owners relative to the current player)."""
+        return self._game.full_map_numpy()
+
+    def render(self):
+        """``"ansi"`` -> str, ``"rgb_array"`` -> uint8 [H, W, 3], ``"human"`` prints the ANSI map (ground truth)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.render_mode == "human":
+            print(self._game.render("ansi"), flush=True)
+            return None
+        return self._game.render(self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release (the game lives in this process)."""
+
+    # ------------------------------------------------------------------ native extras
+    @property
+    def game(self) -> GameEnv:
+        """The underlying :class:`polyenv.GameEnv` (replaced by ``reset`` with several levels and ``restore_state``)."""
+        return self._game
+
+    def legal_actions(self) -> np.ndarray:
+        """Legal ids of the selected agent, int32 ascending (empty when it is terminated or truncated)."""
+        agent = self.agent_selection
+        if agent is None or self.terminations.get(agent, True) or self.truncations.get(agent, True):
+            return _EMPTY_IDS.copy()
+        return self._legal.copy()
+
+    def describe_action(self, action_id: int) -> str:
+        """A readable description of a global action id in the current position."""
+        return self._game.describe_action(action_id)
+
+    def dense_observation(self, agent: str, max_actions: int | None = None) -> dict:
+        """``GameEnv.observe`` for ``agent``: map_tokens, state and (on its turn) the action rows."""
+        return self._game.observe(self._index[agent], max_actions=max_actions)
+
+    def clone_state(self) -> bytes:
+        """The game's complete state as bytes (``GameEnv.to_bytes``), for ``restore_state``."""
+        return self._game.to_bytes()
+
+    def restore_state(self, data: bytes) -> None:
+        """Continues from a state saved by ``clone_state`` (same board size and players).
+
+        The agents become the players still alive (terminated with their final
+        rewards when the saved game is over); rewards restart from 0; the
+        ``max_cycles`` count keeps this episode's start round.
+        """
+        restored = GameEnv.from_bytes(data)
+        if (restored.map_size, restored.num_players) != (self._map_size, self._num_players):
+            raise ValueError(f"state is a {restored.map_size}x{restored.map_size} game of {restored.num_players} "
+                             f"players; this env plays {self._map_size}x{self._map_size} with {self._num_players}")
+        restored._config = dict(self._game._config)
+        self._game, self._core, self._restored = restored, restored._game, True
+        self.agents = [a for a in self.possible_agents if restored.player(self._index[a])["alive"]]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {"legal_actions": _EMPTY_IDS} for a in self.agents}
+        self._skip_agent_selection = None
+        self._rewards_dirty = False
+        self._sync_after_action(previous=None, maybe_eliminated=False)
+        self._accumulate_rewards()
+
+
+def _observation_space(tiles: int, actions: int) -> spaces.Dict:
+    """Dict(observation=Dict(map_tokens, state), action_mask) for a board of ``tiles`` and ``actions`` ids."""
+    state_low = np.full(11, -1, dtype=np.int32)
+    state_low[7] = _INT32.min  # next-turn income can be negative
+    return spaces.Dict({
+        "observation": spaces.Dict({
+            "map_tokens": spaces.Box(*_token_bounds(tiles), dtype=np.int32),
+            "state": spaces.Box(state_low, np.full(11, _INT32.max, dtype=np.int32), dtype=np.int32),
+        }),
+        "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
+    })

@@ -1,0 +1,37 @@
+"""Vector environments over :class:`polyenv.VectorGameEnv`.
+
+* :class:`TribesVectorEnv` — ``polyenv/Tribes-v0`` as a Gymnasium ``VectorEnv``
+  (``gym.make_vec("polyenv/Tribes-v0", num_envs=N, vectorization_mode="vector_entry_point")``).
+* :func:`to_sb3` / :class:`TribesSB3VecEnv` — an SB3 ``VecEnv`` over it for
+  ``PPO`` / ``MaskablePPO`` (needs stable-baselines3; imported on first use).
+* :class:`TribesPointerPolicy` / :class:`TribesPointerPPOPolicy` — SB3 policies
+  scoring the legal-action rows of ``action_mode="rows"`` (need torch).
+* :func:`evaluate` / :func:`sb3_policy` — win rates against the built-in bots.
+* :func:`allocate` — the exact NumPy arrays that ``reset_into``, ``step_into``,
+  ``observe_slots_into`` and the checked ``*_into`` calls write:
+
+>>> from polyenv.vector import allocate
+>>> buffers = allocate(env.batch_spec())            # doctest: +SKIP
+>>> env.reset_into(buffers, seed=1234)              # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..vector_env import allocate
+
+__all__ = ["allocate", "TribesVectorEnv", "TribesSB3VecEnv", "to_sb3", "TribesPointerPolicy",
+           "TribesPointerPPOPolicy", "evaluate", "sb3_policy"]
+
+_LAZY = {"TribesVectorEnv": ".gym_vector", "TribesSB3VecEnv": ".sb3", "to_sb3": ".sb3",
+         "TribesPointerPolicy": ".policies", "TribesPointerPPOPolicy": ".policies", "evaluate": ".evaluation",
+         "sb3_policy": ".evaluation"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,345 @@
+"""TribesVectorEnv: ``polyenv/Tribes-v0`` as a Gymnasium ``VectorEnv`` on the native VectorGameEnv.
+
+```python
+import gymnasium as gym
+import polyenv
+
+envs = gym.make_vec("polyenv/Tribes-v0", num_envs=64, vectorization_mode="vector_entry_point",
+                    opponent="random", action_mode="global")
+obs, infos = envs.reset(seed=0)                       # environment i plays seed + i
+actions = ...                                         # int [64], legal under envs.action_masks()
+obs, rewards, terminations, truncations, infos = envs.step(actions)
+```
+
+Every call is one native :class:`polyenv.VectorGameEnv` call (the games run on
+its C++ worker pool with the GIL released) plus a few whole-batch NumPy
+operations: nothing loops over environments, except building
+``infos["final_obs"]`` for the environments that just finished.
+
+The single-environment semantics are those of :class:`polyenv.envs.gym_env.TribesEnv`
+(spaces, observations, rewards, invalid-action policies). Autoreset is
+``AutoresetMode.SAME_STEP``: an environment whose game ended in a step is reset
+inside that step; its returned observation is the first of the next episode,
+``rewards`` / ``terminations`` describe the ended one, and
+``infos["final_obs"]`` (an object array; ``infos["_final_obs"]`` marks the
+entries) holds the terminal observation, ``infos["final_info"]`` its info.
+Episode k of environment i plays the map of ``seed + i + k * num_envs``.
+
+Not available natively (these raise ValueError and name the alternative):
+``levels``, a callable ``opponent``, ``learner_seat="random"``,
+``reward="score_delta"``, ``info_mode="debug"`` and ``max_episode_steps`` —
+use ``vectorization_mode="sync"`` (or ``"async"``) for them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..envs.gym_env import check_common_kwargs, observation_space, resolve_tribes
+from ..game_env import GameEnv
+from ..vector_env import VectorGameEnv
+
+__all__ = ["TribesVectorEnv"]
+
+
+class TribesVectorEnv(VectorEnv):
+    """``num_envs`` Tribes games as one Gymnasium vector environment (see the module docstring).
+
+    Takes the keyword arguments of :class:`~polyenv.envs.gym_env.TribesEnv`, plus:
+
+    Args:
+        num_envs: the number of games.
+        num_threads: native simulation threads (None: the CPU count, at most num_envs).
+        copy: True (default) returns arrays the caller owns (fresh every step).
+            False returns views of two alternating sets of internal buffers: what
+            a step returns stays valid through the next step and is overwritten
+            by the one after it (enough for rollout loops that keep the previous
+            observation, such as SB3's); no per-step allocation.
+        seed: seed of the first episodes before any ``reset(seed=...)`` (None: random).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, num_envs: int = 1, map_size: int | None = None, players=None, opponent="random",
+                 learner_seat=0, mode: str = "capitals", max_turns: int | None = None, action_mode: str = "global",
+                 max_actions: int = 512, levels=None, level_selection: str = "round_robin", reward: str = "terminal",
+                 invalid_action: str = "raise", invalid_action_penalty: float = -0.1, info_mode: str = "fast",
+                 render_mode: str | None = None, full_observability: bool = False, num_threads: int | None = None,
+                 copy: bool = True, max_episode_steps: int | None = None, seed: int | None = None):
+        unsupported = {
+            "levels": levels is not None,
+            "a callable opponent": callable(opponent) and not isinstance(opponent, str),
+            "learner_seat='random'": learner_seat == "random",
+            "reward='score_delta' (the native batch has no scores)": reward == "score_delta",
+            "info_mode='debug' (action descriptions need per-game Python calls)": info_mode == "debug",
+            "max_episode_steps (native games reset only when they end)": max_episode_steps is not None,
+        }
+        for what, used in unsupported.items():
+            if used:
+                raise ValueError(f"TribesVectorEnv does not support {what}; use gym.make_vec(..., "
+                                 f"vectorization_mode='sync') for it")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        tribes = resolve_tribes(players, False)
+        probe = GameEnv(seed=0, map_size=11 if map_size is None else map_size, players=tribes, mode=mode,
+                        max_turns=max_turns, full_observability=full_observability)
+        P = probe.num_players
+        check_common_kwargs(opponent, learner_seat, P, action_mode, max_actions, level_selection, reward,
+                            invalid_action, invalid_action_penalty, info_mode, render_mode,
+                            self.metadata["render_modes"])
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % 2**63)
+        self.num_envs = int(num_envs)
+        self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
+        self.max_actions, self.reward_mode, self.info_mode = int(max_actions), reward, info_mode
+        self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
+        self.render_mode, self.copy = render_mode, bool(copy)
+        self.map_size, self.num_players = probe.map_size, P
+        self.action_space_size = probe.action_space_size
+        self.action_space_fingerprint = probe.action_space_fingerprint
+        self.turn_limit = probe.turn_limit
+        self._native = VectorGameEnv(
+            num_envs=self.num_envs, seed=int(seed), map_size=probe.map_size, players=tribes, num_threads=num_threads,
+            max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
+            full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
+            learner_seats=None if opponent is None else (int(learner_seat),))
+        self.single_observation_space = observation_space(probe.num_tiles, P, probe.turn_limit, action_mode,
+                                                          self.max_actions, self.action_space_size)
+        n = self.action_space_size if action_mode == "global" else self.max_actions
+        self.single_action_space = spaces.Discrete(n)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._rows = np.arange(self.num_envs)
+        self._mask_offsets = (self._rows * self.action_space_size)[:, None]
+        self._row_offsets = self._rows * self.max_actions
+        self._slots = [] if self.copy else [self._allocate(), self._allocate()]
+        self._slot = 0
+        self._masks: list[np.ndarray] = []      # copy=False, global mode: one mask per slot ...
+        self._mask_ids: list[np.ndarray | None] = []  # ... and the ids it marks (cleared on reuse)
+        self._batch = None
+        self._obs = None
+        self._seat = 0 if opponent is None else int(learner_seat)
+        B = self.num_envs
+        self._all = self._constant(np.ones(B, dtype=bool))
+        self._no_truncation = self._constant(np.zeros(B, dtype=bool))
+        self._fingerprints = self._constant(np.full(B, self.action_space_fingerprint, dtype=np.uint64))
+        self._seats = self._constant(np.full(B, self._seat, dtype=np.int64))
+
+    # ------------------------------------------------------------------ native extras
+    @property
+    def native(self) -> VectorGameEnv:
+        """The :class:`polyenv.VectorGameEnv` simulating the games."""
+        return self._native
+
+    def batch_spec(self) -> dict:
+        """The native batch layout: ``{key: {"shape", "dtype"}}`` (``VectorGameEnv.batch_spec``)."""
+        return self._native.batch_spec()
+
+    def step_into(self, action_ids: np.ndarray, buffers: dict) -> None:
+        """Native step: global action ids (int32 [num_envs]) in, the native batch written into ``buffers``.
+
+        Bypasses the Gymnasium conversion (no invalid-action policy: illegal ids
+        leave their game unchanged, ``action_valid = 0``). The next ``step`` reads
+        its legal rows from ``buffers``, so keep them unchanged until then.
+        """
+        self._native.step_into(action_ids, buffers)
+        if not self.copy:
+            self._next_slot()  # the mask of this batch goes to the next slot
+        self._set_batch(buffers)
+
+    def step_checked(self, action_ids, state_ids) -> dict:
+        """Native checked step: global action ids and the ``state_id`` of each row's observation.
+
+        A stale state id raises ``polyenv.StaleStateError`` and changes nothing.
+        Returns the native batch (``VectorGameEnv.step_checked``).
+        """
+        batch = self._native.step_checked(action_ids, state_ids)
+        if not self.copy:
+            self._next_slot()
+        self._set_batch(batch)
+        return batch
+
+    # ------------------------------------------------------------------ helpers
+    def _allocate(self) -> dict:
+        return {name: np.empty(f["shape"], f["dtype"]) for name, f in self._native.batch_spec().items()}
+
+    @staticmethod
+    def _constant(a: np.ndarray) -> np.ndarray:
+        a.flags.writeable = False  # shared by every step's infos
+        return a
+
+    def _next_slot(self) -> dict:
+        self._slot ^= 1
+        return self._slots[self._slot]
+
+    def _set_batch(self, batch: dict) -> None:
+        self._batch = batch
+        self._obs = self._observation(batch)
+
+    def _global_mask(self, batch: dict) -> np.ndarray:
+        """The [num_envs, action_space_size] int8 mask of the represented legal ids of ``batch``."""
+        k = int(batch["legal_action_count"].max())
+        flat = (batch["action_id"][:, :k] + self._mask_offsets)[batch["action_mask"][:, :k].view(bool)]
+        if self.copy:
+            out = np.zeros((self.num_envs, self.action_space_size), dtype=np.int8)  # lazily zeroed pages
+        else:
+            if not self._masks:
+                self._masks = [np.zeros((self.num_envs, self.action_space_size), dtype=np.int8) for _ in range(2)]
+                self._mask_ids = [None, None]
+            out, previous = self._masks[self._slot], self._mask_ids[self._slot]
+            if previous is not None:
+                out.reshape(-1)[previous] = 0              # clear only what this slot marked last time
+            self._mask_ids[self._slot] = flat
+        out.reshape(-1)[flat] = 1                          # flat index: row * action_space_size + id
+        return out
+
+    def _observation(self, batch: dict) -> dict:
+        if self.action_mode == "global":
+            return {"map_tokens": batch["map_tokens"], "state": batch["state"], "action_mask": self._global_mask(batch)}
+        return {"map_tokens": batch["map_tokens"], "state": batch["state"],
+                "action_mask": batch["action_mask"].view(np.int8), "action_id": batch["action_id"],
+                "action_features": batch["action_features"]}
+
+    def _final_observation(self, batch: dict, i: int) -> dict:
+        obs = {"map_tokens": batch["final_map_tokens"][i].copy(), "state": batch["final_state"][i].copy()}
+        if self.action_mode == "global":
+            obs["action_mask"] = np.zeros(self.action_space_size, dtype=np.int8)
+        else:
+            obs["action_mask"] = np.zeros(self.max_actions, dtype=np.int8)
+            obs["action_id"] = np.full(self.max_actions, -1, dtype=np.int32)
+            obs["action_features"] = np.zeros((self.max_actions, 17), dtype=np.int32)
+        return obs
+
+    def _infos(self, batch: dict, invalid: np.ndarray | None) -> dict:
+        infos = {
+            "legal_global_ids_padded": batch["action_id"],
+            "legal_action_valid_mask": batch["action_mask"].view(bool),
+            "legal_action_count": batch["legal_action_count"],
+            "total_legal_action_count": batch["total_legal_action_count"],
+            "action_truncated": batch["action_truncated"].view(bool),
+            "action_space_fingerprint": self._fingerprints,
+            "learner_seat": self._seats,
+        }
+        if invalid is not None:
+            infos["invalid_action"] = invalid
+        for key in list(infos):
+            infos["_" + key] = self._all
+        return infos
+
+    def _run(self, ids: np.ndarray) -> dict:
+        if self.copy:
+            return self._native.step(ids)
+        slot = self._next_slot()
+        self._native.step_into(ids, slot)
+        return slot
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed: int | list | None = None, options: dict | None = None):
+        """Starts a new episode in every environment: ``seed`` (an int, or the list
+        ``[s, s+1, ...]``) restarts the seed sequence, environment i playing ``s + i``;
+        None continues each environment's sequence. Returns ``(obs, infos)``."""
+        if options:
+            raise ValueError(f"reset takes no options, got {options!r}")
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = [int(s) for s in seed]
+            if len(seeds) != self.num_envs or seeds != list(range(seeds[0], seeds[0] + self.num_envs)):
+                raise ValueError("a list of seeds must be [s, s + 1, ..., s + num_envs - 1] (native seed sequence)")
+            seed = seeds[0]
+        if seed is not None:
+            self._np_random, self._np_random_seed = np.random.default_rng(seed), int(seed)
+        if self.copy:
+            batch = self._native.reset(seed)
+        else:
+            batch = self._next_slot()
+            self._native.reset_into(batch, seed)
+        self._set_batch(batch)
+        return self._obs, self._infos(batch, None)
+
+    def _action_ids(self, actions) -> tuple[np.ndarray, np.ndarray]:
+        """Global ids (int32 [B], -1 for a padding row) and legality (bool [B]) of a batch of actions."""
+        a = actions if type(actions) is np.ndarray else np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be an integer array of shape ({self.num_envs},), "
+                             f"got {a.dtype} {a.shape}")
+        n = self.single_action_space.n
+        if a.min() < 0 or a.max() >= n:
+            raise ValueError(f"actions must be in [0, {n}), got values in [{a.min()}, {a.max()}]")
+        if self.action_mode == "global":
+            legal = self._obs["action_mask"].reshape(-1)[self._mask_offsets[:, 0] + a].view(bool)
+            return a.astype(np.int32), legal
+        legal = a < self._batch["legal_action_count"]
+        ids = self._batch["action_id"].reshape(-1)[self._row_offsets + a]  # padding rows hold -1
+        return ids, legal
+
+    def step(self, actions):
+        """Steps every environment; returns ``(obs, rewards, terminations, truncations, infos)``.
+
+        ``actions`` is an int array [num_envs] of the single action space
+        (global ids or rows). Invalid actions follow ``invalid_action``; with
+        ``"raise"`` a ValueError names the environments and nothing changes.
+        """
+        if self._batch is None:
+            raise RuntimeError("call reset() before step()")
+        ids, legal = self._action_ids(actions)
+        invalid = ~legal
+        any_invalid = bool(invalid.any())
+        if any_invalid:
+            if self.invalid_action == "raise":
+                bad = np.flatnonzero(invalid)
+                raise ValueError(f"illegal actions in environments {bad[:10].tolist()}"
+                                 f"{' ...' if bad.size > 10 else ''}: {np.asarray(actions)[bad[:10]].tolist()}; "
+                                 "nothing was stepped")
+            if self.invalid_action == "end_turn":
+                ids = np.where(invalid, self._batch["action_id"][:, 0], ids).astype(np.int32)
+            else:  # penalty: an id the native step rejects leaves the game unchanged
+                ids = np.where(invalid, -1, ids).astype(np.int32)
+        batch = self._run(ids)
+        self._set_batch(batch)
+        rewards = batch["reward"]  # float32 [B], this step's own array (fresh, or a buffer of copy=False)
+        if any_invalid and self.invalid_action == "penalty":
+            rewards[invalid] = self.invalid_action_penalty
+        terminations = batch["terminated"].view(bool)
+        truncations = self._no_truncation
+        infos = self._infos(batch, invalid)
+        if terminations.any():
+            done = np.flatnonzero(terminations)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in done:
+                final_obs[i] = self._final_observation(batch, int(i))
+            winner = np.where(terminations, batch["final_state"][:, 3], -1)
+            infos["final_obs"], infos["_final_obs"] = final_obs, terminations.copy()
+            infos["final_info"] = {"winner": winner, "_winner": terminations.copy(),
+                                   "invalid_action": invalid, "_invalid_action": terminations.copy()}
+            infos["_final_info"] = terminations.copy()
+        return self._obs, rewards, terminations, truncations, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the current observations, bool [num_envs, single_action_space.n]."""
+        if self._obs is None:
+            raise RuntimeError("call reset() first")
+        return self._obs["action_mask"].astype(bool)
+
+    def render(self):
+        """Each environment's board as the learner sees it (fog of war): a tuple of str
+        (``"ansi"``) or uint8 [H, W, 3] images (``"rgb_array"``); None without render_mode."""
+        if self.render_mode is None or self._batch is None:
+            return None
+        from ..render import render_ansi, render_rgb
+
+        tokens, state = self._batch["map_tokens"], self._batch["state"]
+        P, n = self.num_players, self.map_size
+        if self.render_mode == "rgb_array":
+            return tuple(render_rgb(tokens[i], n, int(state[i, 1]), P) for i in range(self.num_envs))
+        return tuple(render_ansi(tokens[i], n, int(state[i, 1]), P, header=f"env {i}, round {int(state[i, 0])}")
+                     for i in range(self.num_envs))
+
+    def close_extras(self, **kwargs) -> None:
+        """Joins the native worker threads."""
+        self._native.close()
+
+    def __repr__(self) -> str:
+        return (f"TribesVectorEnv(num_envs={self.num_envs}, map_size={self.map_size}, players={self.num_players}, "
+                f"opponent={self.opponent!r}, action_mode={self.action_mode!r})")

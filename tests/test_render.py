@@ -1,0 +1,125 @@
+"""polyenv.render: text / ansi / rgb_array views of the same tiles, shapes, determinism, colours, PNG."""
+import re
+
+import numpy as np
+import pytest
+
+from polyenv import Bardur, GameEnv, Imperius
+from polyenv.render import PLAYER_COLORS, TERRAIN_COLORS, render_ansi, render_rgb, render_text, save_png
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def played(seed=3, map_size=10, players=(Bardur, Imperius, 0), actions=120):
+    g = GameEnv(seed=seed, map_size=map_size, players=players)
+    g.playout(max_actions=actions, seed=seed)
+    return g
+
+
+def test_text_mode_default_and_shape():
+    g = played()
+    text = g.render()
+    assert text == g.render("text")
+    lines = text.splitlines()
+    assert len(lines) == 1 + g.map_size  # header + rows
+    assert all(len(row) == 3 * g.map_size - 1 for row in lines[1:])
+    assert "??" not in text  # ground truth: no fog
+
+
+def test_ansi_mode_layout():
+    g = played()
+    out = g.render("ansi")
+    assert "\x1b[" in out
+    lines = out.splitlines()
+    assert len(lines) == 2 + g.map_size  # header, legend, rows
+    for row in lines[2:]:
+        assert len(ANSI.sub("", row)) == 4 * g.map_size
+    assert "Bardur" in lines[1] and "Imperius" in lines[1]
+    fogged = g.render("ansi", player=0)
+    assert " .. " in ANSI.sub("", fogged), "the player's view shows fog"
+
+
+def test_ansi_shows_units_and_cities():
+    g = GameEnv.blank(6, (Bardur, Imperius))
+    g.place_city(0, (1, 1), level=3, capital=True)
+    g.place_unit(1, "knight", (4, 4), hp=7)
+    plain = [ANSI.sub("", row) for row in g.render("ansi").splitlines()[2:]]
+    assert plain[1][4:5] == "3"  # city level digit at (1, 1)
+    assert plain[4][16:20] == ".k 7"  # terrain, knight letter, hp at (4, 4)
+
+
+def test_rgb_shape_dtype_determinism():
+    g = played()
+    img = g.render("rgb_array")
+    assert img.shape == (g.map_size * 24, g.map_size * 24, 3) and img.dtype == np.uint8
+    np.testing.assert_array_equal(img, g.render("rgb_array"))
+    np.testing.assert_array_equal(img, played().render("rgb_array"))  # same seed, same picture
+    assert not np.array_equal(img, played(seed=4).render("rgb_array"))
+    small = render_rgb(g.full_map_numpy(), g.map_size, g.current_player, g.num_players, tile_px=8)
+    assert small.shape == (g.map_size * 8, g.map_size * 8, 3)
+    with pytest.raises(ValueError):
+        render_rgb(g.full_map_numpy(), g.map_size, tile_px=4)
+    with pytest.raises(ValueError):
+        render_rgb(g.full_map_numpy(), g.map_size + 1)
+
+
+def test_rgb_draws_terrain_fog_and_owner_colours():
+    g = GameEnv.blank(5, (Bardur, Imperius), terrain="forest")
+    g.set_terrain((4, 0), "deep_water")
+    g.place_unit(1, "warrior", (2, 2))
+    img = g.render("rgb_array")
+    px = 24
+    np.testing.assert_array_equal(img[px * 4 + 12, 6], TERRAIN_COLORS[2])  # deep water, inside the tile
+    np.testing.assert_array_equal(img[px * 0 + 5, px * 4 + 5], TERRAIN_COLORS[6])  # plain forest tile
+    centre = img[2 * px + 13, 2 * px + 7]  # left part of the unit disc, off the letter
+    np.testing.assert_array_equal(centre, PLAYER_COLORS[1])
+    # the same unit has the same colour from either player's view (absolute colours)
+    for viewer in (0, 1):
+        view = g.render("rgb_array", player=viewer)
+        np.testing.assert_array_equal(view[2 * px + 13, 2 * px + 7], PLAYER_COLORS[1])
+
+
+def test_rgb_fog_in_player_view():
+    g = GameEnv(seed=1, map_size=11)
+    view = g.render("rgb_array", player=0)
+    tokens = g.observe(0, max_actions=1)["map_tokens"]
+    hidden = np.flatnonzero(tokens[:, 0] == 0)
+    assert len(hidden) > 0
+    t = int(hidden[0])
+    x, y = divmod(t, 11)
+    np.testing.assert_array_equal(view[x * 24 + 2, y * 24 + 2], (38, 38, 42))
+
+
+def test_city_and_territory_drawn():
+    g = GameEnv.blank(6, (Bardur, Imperius))
+    g.place_city(0, (2, 2), level=2)
+    img = g.render("rgb_array")
+    px = 24
+    # city square in the owner's colour (away from the level digit in its corner)
+    np.testing.assert_array_equal(img[2 * px + 16, 2 * px + 16], PLAYER_COLORS[0])
+    # a territory border on the outer edge of a claimed tile
+    np.testing.assert_array_equal(img[1 * px + 0, 1 * px + 12], PLAYER_COLORS[0])
+    # an unowned tile has no tint
+    np.testing.assert_array_equal(img[5 * px + 12, 5 * px + 12], TERRAIN_COLORS[0])
+
+
+def test_render_functions_validate_and_text_unchanged():
+    g = played()
+    with pytest.raises(ValueError):
+        g.render("video")
+    with pytest.raises(ValueError):
+        g.render("text", player=7)
+    tokens = g.full_map_numpy()
+    assert render_text(tokens, g.map_size).count("\n") == g.map_size - 1
+    assert render_ansi(tokens, g.map_size, g.current_player, g.num_players).count("\n") == g.map_size - 1
+
+
+def test_save_png_round_trip(tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    img = played().render("rgb_array")
+    path = tmp_path / "map.png"
+    save_png(img, path)
+    with Image.open(path) as im:
+        np.testing.assert_array_equal(np.asarray(im.convert("RGB")), img)
+    with pytest.raises(ValueError):
+        save_png(img.astype(np.float32), path)
