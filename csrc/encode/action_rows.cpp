@@ -142,24 +142,30 @@ void encode_action(const GameState& s, int observer, int32_t id, bool combat_pre
   encode_one(s, action_space(s), observer, id, combat_preview, features, arg_mask);
 }
 
+void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_preview, const int32_t* action_id,
+                        int32_t* features, uint8_t* arg_mask, uint8_t* action_mask) {
+  const ActionSpace space = action_space(s);
+  for (int i = 0; i < rows; ++i) {
+    encode_one(s, space, observer, action_id[i], combat_preview, features + size_t(i) * kActionFeatures,
+               arg_mask + size_t(i) * kActionArgFeatures);
+    action_mask[i] = 1;
+  }
+}
+
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
-                              int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask) {
+                              int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
+                              MoveCache* cache) {
   ActionRows r;
   if (max_actions < 0) max_actions = 0;
   if (!s.game_over && observer == s.current_player) {
     // Enumerate straight into the caller's id buffer: no scratch memory.
-    r.total = legal_actions(s, action_id, max_actions);
+    r.total = legal_actions(s, action_id, max_actions, cache);
     r.rows = std::min(r.total, max_actions);
     r.truncated = r.total > max_actions;
     // Canonical order is ascending, so a legal EndTurn (id 0) is row 0 of any
     // non-empty prefix; the reservation only acts if that ever fails to hold.
     if (r.truncated && r.rows > 0 && action_id[0] != 0 && is_legal(s, 0)) action_id[r.rows - 1] = 0;
-    const ActionSpace space = action_space(s);
-    for (int i = 0; i < r.rows; ++i) {
-      encode_one(s, space, observer, action_id[i], combat_preview, features + size_t(i) * kActionFeatures,
-                 arg_mask + size_t(i) * kActionArgFeatures);
-      action_mask[i] = 1;
-    }
+    encode_listed_rows(s, observer, r.rows, combat_preview, action_id, features, arg_mask, action_mask);
   }
   // Padding rows: id -1, mask 0, all-zero features and arg mask.
   const size_t pad = size_t(max_actions - r.rows);

@@ -34,8 +34,14 @@ struct ActionRows {
 // features [A,17], arg_mask [A,12], action_mask [A]. Truncation keeps the
 // canonical prefix and reserves the last row for EndTurn when it is legal.
 // With combat_preview=false the two damage columns are -1.
+// `cache` (optional) speeds up repeated enumeration (see MoveCache).
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
-                              int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask);
+                              int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
+                              MoveCache* cache = nullptr);
+// Encodes `rows` action ids already in `action_id` (no enumeration): features,
+// arg mask and action mask (all 1) of each row.
+void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_preview, const int32_t* action_id,
+                        int32_t* features, uint8_t* arg_mask, uint8_t* action_mask);
 
 // One action's 17 features and 12 arg-mask flags (used by the row encoder).
 void encode_action(const GameState& s, int observer, int32_t id, bool combat_preview, int32_t* features,

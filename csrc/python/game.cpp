@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -46,15 +47,16 @@ void check_player(const Game& g, int player) {
   }
 }
 
-py::dict observe(const Game& g, int player, int max_actions, bool combat_preview) {
+py::dict observe(Game& g, int player, int max_actions, bool combat_preview) {
   const GameState& s = g.state;
   const int tiles = s.num_tiles;
   auto tokens = new_array<int32_t>({tiles, kMapTokenFeatures});
   auto state = new_array<int32_t>({kStateFeatures});
+  // Without a row capacity the rows are exactly the legal list (computed once).
+  const bool exact = max_actions < 0;
+  const bool acting = player == s.current_player && !s.game_over;
   int rows = max_actions;
-  if (rows < 0) {
-    rows = (player == s.current_player) ? legal_actions(s, nullptr, 0) : 0;
-  }
+  if (exact) rows = acting ? g.legal_now() : 0;
   auto ids = new_array<int32_t>({rows});
   auto features = new_array<int32_t>({rows, kActionFeatures});
   auto arg_mask = new_array<uint8_t>({rows, kActionArgFeatures});
@@ -64,8 +66,15 @@ py::dict observe(const Game& g, int player, int max_actions, bool combat_preview
     py::gil_scoped_release release;
     encode_map_tokens(s, player, tokens.mutable_data());
     encode_state(s, player, state.mutable_data());
-    result = encode_action_rows(s, player, rows, combat_preview, ids.mutable_data(), features.mutable_data(),
-                                arg_mask.mutable_data(), mask.mutable_data());
+    if (exact) {
+      std::copy(g.legal.begin(), g.legal.begin() + rows, ids.mutable_data());
+      encode_listed_rows(s, player, rows, combat_preview, ids.data(), features.mutable_data(), arg_mask.mutable_data(),
+                         mask.mutable_data());
+      result.rows = result.total = rows;
+    } else {
+      result = encode_action_rows(s, player, rows, combat_preview, ids.mutable_data(), features.mutable_data(),
+                                  arg_mask.mutable_data(), mask.mutable_data(), &g.moves);
+    }
   }
   py::dict d;
   d["map_tokens"] = tokens;
@@ -259,7 +268,7 @@ void init_game(py::module_& m) {
       .def("to_bytes", [](const Game& g) { return py::bytes(serialize(g.state)); })
       .def("equals", [](const Game& a, const Game& b) { return a.state == b.state; })
       .def("legal_actions", [](Game& g) {
-        const int total = g.fill_legal();
+        const int total = g.legal_now();
         auto out = new_array<int32_t>({total});
         std::copy(g.legal.begin(), g.legal.begin() + total, out.mutable_data());
         return out;
@@ -271,8 +280,10 @@ void init_game(py::module_& m) {
         legal_actions(g.state, out.mutable_data(), total);
         return out;
       })
-      .def("is_legal", [](const Game& g, int64_t id) {
-        return id >= 0 && id < action_space(g.state).size() && is_legal(g.state, int32_t(id));
+      .def("is_legal", [](Game& g, int64_t id) {
+        if (id < 0 || id >= action_space(g.state).size()) return false;
+        const int total = g.legal_now();
+        return std::binary_search(g.legal.begin(), g.legal.begin() + total, int32_t(id));
       })
       .def("step", [](Game& g, int64_t id) {
         const int size = action_space(g.state).size();
@@ -280,7 +291,8 @@ void init_game(py::module_& m) {
           throw InvalidArgument("action id " + std::to_string(id) + " is outside [0, " + std::to_string(size) + ")");
         }
         if (g.state.game_over) throw InvalidArgument("the game is over; call reset()");
-        if (!is_legal(g.state, int32_t(id))) {
+        const int total = g.legal_now();
+        if (!std::binary_search(g.legal.begin(), g.legal.begin() + total, int32_t(id))) {
           throw InvalidArgument("action " + std::to_string(id) + " (" + describe_action(g.state, int32_t(id)) +
                                 ") is not legal now");
         }
@@ -315,7 +327,7 @@ void init_game(py::module_& m) {
         py::gil_scoped_release release;
         return clone_benchmark(g.state, iterations);
       })
-      .def("observe", [](const Game& g, int player, int max_actions, bool combat_preview) {
+      .def("observe", [](Game& g, int player, int max_actions, bool combat_preview) {
         check_player(g, player);
         return observe(g, player, max_actions, combat_preview);
       })

@@ -50,6 +50,8 @@ struct Game {
   uint64_t episode_id = 0;
   std::vector<int32_t> legal;  // scratch for the legal list (grows, never per action)
   MoveCache moves;             // reach of units between enumerations
+  uint64_t legal_for = 0;      // state_id the legal list was computed for
+  int legal_count = 0;
 
   Journal journal;
 
@@ -68,6 +70,16 @@ struct Game {
     journal.clear(state.num_players);
   }
   void touched() { state_id = next_opaque_id(); }
+
+  // The legal list of the current position, computed once per state_id (every
+  // change of the state through this object renews state_id).
+  int legal_now() {
+    if (legal_for != state_id) {
+      legal_count = fill_legal();
+      legal_for = state_id;
+    }
+    return legal_count;
+  }
 
   int fill_legal() {
     int total = legal_actions(state, legal.data(), int(legal.size()), &moves);
