@@ -7,18 +7,21 @@ previous batch (the choice itself is not timed). Figures are the best of
 ``--repeats`` runs, interleaved so that background load hits every variant
 alike. Reported:
 
-* env-steps/s of ``step_into`` with 1 and 2 threads, and their ratio;
+* env-steps/s of ``step_into`` with 1 and 2 threads, and their ratio, with the
+  CPU time per env-step (work efficiency) and the cores the process really got
+  (on a shared machine the wall-clock ratio is bounded by the free cores);
 * ``step_into`` vs a Python loop over ``GameEnv.step`` + ``observe`` that builds
   the same batch (same keys, dtypes and shapes);
 * ``step_into`` vs the allocating ``step``;
 * bytes written per env-step, and the split of a step between encoding (timed
   as ``observe_slots_into`` of every row: the same encoder work without any
   game change) and game logic (the remainder: legality check, transition,
-  automatic resets).
+  automatic resets), both in process CPU time with 1 thread.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -39,17 +42,17 @@ def make(args, threads):
 
 
 def run_native(args, threads, mode):
-    """Seconds spent inside the env calls for args.steps steps of every environment."""
+    """(wall seconds, process CPU seconds) spent inside the env calls for args.steps steps of every env."""
     env = make(args, threads)
     rng = np.random.default_rng(args.seed)
     buffers = allocate(env.batch_spec())
     env.reset_into(buffers, seed=args.seed)
     batch = buffers
     ids = np.arange(env.num_envs)
-    spent = 0.0
+    spent = cpu = 0.0
     for _ in range(args.steps):
         actions = choose(batch, rng)
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         if mode == "step_into":
             env.step_into(actions, buffers)
         elif mode == "step":
@@ -57,10 +60,11 @@ def run_native(args, threads, mode):
         elif mode == "observe_into":
             env.observe_slots_into(ids, buffers)
         spent += time.perf_counter() - t0
+        cpu += time.process_time() - c0
         if mode == "observe_into":  # keep the games moving (untimed) so positions match a real run
             env.step_into(actions, buffers)
     env.close()
-    return spent
+    return spent, cpu
 
 
 class PythonLoop:
@@ -123,42 +127,53 @@ def main():
     p.add_argument("--map-size", type=int, default=11)
     p.add_argument("--max-actions", type=int, default=256)
     p.add_argument("--steps", type=int, default=100, help="steps of every environment per native run")
-    p.add_argument("--python-steps", type=int, default=4, help="steps per Python-loop run")
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--python-steps", type=int, default=8, help="steps per Python-loop run")
+    p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--seed", type=int, default=1234)
     args = p.parse_args()
 
-    best = {}
-    variants = [("step_into", 1), ("step_into", 2), ("step", 2), ("observe_into", 2), ("python", 1)]
+    best, cpu_rate, cores = {}, {}, {}
+    variants = [("step_into", 1), ("step_into", 2), ("step", 2), ("observe_into", 1), ("python", 1)]
     for _ in range(args.repeats):
         for mode, threads in variants:
             if mode == "python":
                 steps = args.python_steps
-                seconds = run_python(args, steps)
+                seconds, cpu = run_python(args, steps), None
             else:
                 steps = args.steps
-                seconds = run_native(args, threads, mode)
-            rate = args.envs * steps / seconds
-            best[(mode, threads)] = max(best.get((mode, threads), 0.0), rate)
+                seconds, cpu = run_native(args, threads, mode)
+            key, rate = (mode, threads), args.envs * steps / seconds
+            if rate > best.get(key, 0.0):
+                best[key] = rate
+                if cpu:
+                    cores[key] = cpu / seconds
+            if cpu:
+                cpu_rate[key] = max(cpu_rate.get(key, 0.0), args.envs * steps / cpu)
 
     spec = make_spec(args)
     row_bytes = sum(int(np.prod(f["shape"][1:])) * np.dtype(f["dtype"]).itemsize for f in spec.values())
     one, two = best[("step_into", 1)], best[("step_into", 2)]
     alloc, py = best[("step", 2)], best[("python", 1)]
-    observe = best[("observe_into", 2)]
-    encode_share = two / observe  # seconds encoding per env-step / seconds per env-step
+    # CPU seconds encoding per env-step / CPU seconds per env-step (1 thread; CPU time is
+    # far less disturbed than wall time by other processes on a shared machine).
+    encode_share = cpu_rate[("step_into", 1)] / cpu_rate[("observe_into", 1)]
     print(f"VectorGameEnv benchmark: {args.envs} envs, {args.map_size}x{args.map_size}, 2 players, "
           f"max_actions={args.max_actions}, K=0, uniform random legal actions (best of {args.repeats})")
-    print(f"  step_into, 1 thread      : {one:12,.0f} env-steps/s")
-    print(f"  step_into, 2 threads     : {two:12,.0f} env-steps/s")
+    for t, rate in ((1, one), (2, two)):
+        key = ("step_into", t)
+        print(f"  step_into, {t} thread{'s' if t > 1 else ' '}     : {rate:12,.0f} env-steps/s  "
+              f"({cpu_rate[key]:,.0f} per CPU-second; {cores[key]:.2f} cores busy during the calls)")
     print(f"  step (allocating), 2 thr : {alloc:12,.0f} env-steps/s")
     print(f"  Python loop over GameEnv : {py:12,.0f} env-steps/s")
-    print(f"  ratio 2 threads / 1 thread        : {two / one:6.2f}x")
-    print(f"  ratio step_into / Python loop     : {two / py:6.1f}x")
+    print(f"  ratio 2 threads / 1 thread        : {two / one:6.2f}x  (work efficiency, CPU time per env-step "
+          f"1 thread / 2 threads: {cpu_rate[('step_into', 2)] / cpu_rate[('step_into', 1)]:.2f}; "
+          f"the machine has {os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.1f})")
+    print(f"  ratio step_into / Python loop     : {two / py:6.1f}x  (1 thread: {one / py:.1f}x)")
     print(f"  ratio step_into / step            : {two / alloc:6.2f}x")
     print(f"  bytes written per env-step        : {row_bytes:,} ({row_bytes * two / 1e9:.2f} GB/s at 2 threads)")
-    print(f"  time split of a step (2 threads)  : encoding {100 * encode_share:.0f}%, "
-          f"game logic {100 * (1 - encode_share):.0f}%")
+    print(f"  CPU-time split of a step          : observation encoding incl. legal enumeration "
+          f"{100 * encode_share:.0f}%, transition (legality check, apply, auto-reset) "
+          f"{100 * (1 - encode_share):.0f}%")
 
 
 if __name__ == "__main__":

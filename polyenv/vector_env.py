@@ -132,7 +132,8 @@ class VectorGameEnv:
     Args:
         num_envs: B, the number of environments (rows of a full batch).
         seed: episode k of environment i is the game ``GameEnv(seed=seed + i + k * B)``
-            plays (k = 0 at construction and after ``reset(seed=...)``); with
+            plays with the same options (k = 0 at construction and after
+            ``reset(seed=...)``, +1 at every automatic or unseeded reset); with
             ``seed=0`` environment i starts exactly like ``GameEnv(seed=i)``.
         map_size: board side N (tiles = N * N); the same for every environment.
         players: tribes in turn order (constants such as ``polyenv.Bardur`` or names), 2 to 16.
@@ -256,7 +257,8 @@ class VectorGameEnv:
         """The spec of a batch of ``rows`` rows (one slot of ``slot_partitions``)."""
         self._check_open()
         rows = _int(rows, "rows", 0)
-        return {name: {"shape": tuple(shape), "dtype": np.dtype(dtype)} for name, shape, dtype in self._native.spec(rows)}
+        return {name: {"shape": tuple(shape), "dtype": np.dtype(dtype)}
+                for name, shape, dtype in self._native.spec(rows)}
 
     def slot_partitions(self, n: int) -> list[np.ndarray]:
         """``n`` balanced, contiguous, disjoint groups of env ids (int32 arrays) covering every environment."""

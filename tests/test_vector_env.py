@@ -521,7 +521,8 @@ def test_seed_snippet_pinned_buffers():
     action_ids = buffers["action_id"][:, 0]
     env.step_into(action_ids, buffers)
     maps = torch.from_numpy(buffers["map_tokens"])
-    assert maps.shape == (4, 64, 23) and int(host_tensors["action_mask"].sum()) == int(buffers["legal_action_count"].sum())
+    assert maps.shape == (4, 64, 23)
+    assert int(host_tensors["action_mask"].sum()) == int(buffers["legal_action_count"].sum())
     env.close()
 
 

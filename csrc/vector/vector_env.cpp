@@ -229,14 +229,14 @@ void VectorEnv::encode_observation(const Env& e, int observer, int row, const Ba
   write_window(e, observer, row, out, fields);
 }
 
-void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) const {
+void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) {
   const GameState& s = e.state;
   const int observer = e.observer;
   encode_observation(e, observer, row, out, kLiveObservation);
   const ActionRows rows = encode_action_rows(
       s, observer, cfg_.max_actions, cfg_.combat_preview, at<int32_t>(out, kBActionId, row),
       at<int32_t>(out, kBActionFeatures, row), at<uint8_t>(out, kBActionArgMask, row),
-      at<uint8_t>(out, kBActionMask, row));
+      at<uint8_t>(out, kBActionMask, row), &e.moves);
   std::memcpy(e.legal.data(), at<int32_t>(out, kBActionId, row), sizeof(int32_t) * size_t(rows.rows));
   e.legal_count = rows.rows;
   e.legal_complete = !rows.truncated;

@@ -23,6 +23,7 @@
 // reset(): every other call raises until then, so no half-stepped batch is seen.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -123,7 +124,7 @@ class VectorEnv {
 
   // Joins the workers (idempotent). Every later call throws std::runtime_error.
   void close();
-  bool closed() const { return closed_; }
+  bool closed() const { return closed_.load(); }
 
   // Test hook: the next time environment `env` is processed its worker throws
   // std::runtime_error(message) (checks the worker-error path end to end).
@@ -157,6 +158,7 @@ class VectorEnv {
     // while the state is unchanged (every change is followed by its row's encoding):
     // a step checks legality by binary search when the list was not truncated.
     std::vector<int32_t> legal;
+    MoveCache moves;  // unit reach between enumerations of this environment
     int legal_count = 0;
     bool legal_complete = false;
     std::string fault;
@@ -170,7 +172,7 @@ class VectorEnv {
   void play_opponents(Env& e, EventSink* sink);
   void process_row(Op op, int row, int env, int32_t action, const BatchView& out);
   void encode_observation(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
-  void encode_row(Env& e, int env, int row, const BatchView& out) const;
+  void encode_row(Env& e, int env, int row, const BatchView& out);
   bool accepts(const Env& e, int32_t action) const;
   void write_window(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
   void zero_final_row(int row, const BatchView& out) const;
@@ -194,7 +196,7 @@ class VectorEnv {
   uint32_t seen_stamp_ = 0;
   std::vector<std::exception_ptr> row_errors_;
   std::mutex mutex_;
-  bool closed_ = false;
+  std::atomic<bool> closed_{false};
   std::string broken_;  // non-empty: a worker failed; reset() required
   WorkerPool pool_;
 };
