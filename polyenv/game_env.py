@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from . import _core
+from . import _validate as _v
 from ._names import (
     ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, UNIT_STATUSES,
     UNIT_TYPES, code, mode_code, tile_index, tribe_code,
@@ -40,20 +41,6 @@ def _read_level(level) -> str:
     return text
 
 
-def _max_turns(max_turns) -> int:
-    if max_turns is None:
-        return -1
-    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 0:
-        raise ValueError(f"max_turns must be None or an integer >= 0, got {max_turns!r}")
-    return int(max_turns)
-
-
-def _seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
-    return int(seed)
-
-
 class GameEnv:
     """One game of Tribes (a Polytopia-style strategy game), simulated natively.
 
@@ -75,12 +62,12 @@ class GameEnv:
     def __init__(self, seed: int = 0, map_size: int = 11, players: Sequence | None = (2, 1), level=None,
                  mode: str = "capitals", max_turns: int | None = None, full_observability: bool = False,
                  auto_end_turn: bool = True):
-        self._config = dict(map_size=map_size, players=None if players is None else tuple(players), level=level,
-                            mode=mode, max_turns=max_turns, full_observability=bool(full_observability),
-                            auto_end_turn=bool(auto_end_turn))
-        seed = _seed(seed)
-        tribes = [] if players is None else [tribe_code(p) for p in players]
-        mode_id, limit = mode_code(mode), _max_turns(max_turns)
+        seed = _v.seed(seed)
+        tribes = [] if players is None else [tribe_code(p) for p in _sequence(players, "players")]
+        self._config = dict(seed=seed, map_size=map_size, players=None if players is None else tuple(tribes),
+                            level=level, mode=mode, max_turns=max_turns,
+                            full_observability=bool(full_observability), auto_end_turn=bool(auto_end_turn))
+        mode_id, limit = mode_code(mode), _v.max_turns(max_turns)
         if level is not None:
             self._game = _core.Game.from_level(_read_level(level), tribes, mode_id, limit, bool(full_observability),
                                                bool(auto_end_turn), seed)
@@ -89,9 +76,8 @@ class GameEnv:
                 raise ValueError("players is required for a generated map")
             if not 2 <= len(tribes) <= 16:
                 raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
-            if isinstance(map_size, bool) or not isinstance(map_size, (int, np.integer)):
-                raise ValueError(f"map_size must be an integer, got {map_size!r}")
-            self._game = _core.Game.generated(int(map_size), tribes, mode_id, limit, bool(full_observability),
+            map_size = _v.integer(map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
+            self._game = _core.Game.generated(map_size, tribes, mode_id, limit, bool(full_observability),
                                               bool(auto_end_turn), seed)
 
     # ------------------------------------------------------------------ construction
@@ -104,14 +90,13 @@ class GameEnv:
         ``reveal``), the round is 1, every player has 0 stars and ``auto_end_turn`` is off. Build the scenario with the edit
         methods (``place_city``, ``place_unit``, ...), then play it with ``step``.
         """
-        if isinstance(players, int):
-            raise ValueError("players must be a sequence of tribes")
-        tribes = [tribe_code(p) for p in players]
+        tribes = [tribe_code(p) for p in _sequence(players, "players")]
+        map_size = _v.integer(map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
         env = cls.__new__(cls)
-        env._config = dict(blank=True, map_size=map_size, players=tuple(players), terrain=terrain, mode=mode,
-                           max_turns=max_turns, revealed=bool(revealed))
-        env._game = _core.Game.blank(int(map_size), tribes, code(terrain, TERRAINS, "terrain"), mode_code(mode),
-                                     _max_turns(max_turns), _seed(seed), bool(revealed))
+        env._config = dict(blank=True, map_size=map_size, players=tuple(tribes), terrain=terrain, seed=seed,
+                           mode=mode, max_turns=max_turns, revealed=bool(revealed))
+        env._game = _core.Game.blank(map_size, tribes, code(terrain, TERRAINS, "terrain"), mode_code(mode),
+                                     _v.max_turns(max_turns), _v.seed(seed), bool(revealed))
         return env
 
     @classmethod
@@ -143,7 +128,12 @@ class GameEnv:
         return self.clone()
 
     def __reduce__(self):
-        return (_restore, (self.to_bytes(), self._config, self._game.level_csv))
+        # Rebuilt from its construction arguments (so reset() keeps the level or
+        # blank board), then the position is loaded. The event journal is not kept.
+        config = dict(self._config)
+        if config.get("level") is not None:
+            config["level"] = self._game.level_csv
+        return (_restore, (self.to_bytes(), config))
 
     def __eq__(self, other) -> bool:
         return isinstance(other, GameEnv) and self._game.equals(other._game)
@@ -152,7 +142,7 @@ class GameEnv:
 
     def reset(self, seed: int | None = None) -> None:
         """Starts a new game: ``seed`` or, if None, the previous seed + 1."""
-        self._game.reset(_seed(seed) if seed is not None else (self._game.seed + 1) % 2**64)
+        self._game.reset(_v.seed(seed) if seed is not None else (self._game.seed + 1) % 2**64)
 
     # ------------------------------------------------------------------ properties
     map_size = property(lambda self: self._game.map_size, doc="Board side N.")
@@ -185,9 +175,7 @@ class GameEnv:
 
     def step(self, action_id: int) -> None:
         """Applies a legal action. Raises ValueError (and changes nothing) otherwise."""
-        if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
-            raise ValueError(f"action id must be an integer, got {action_id!r}")
-        self._game.step(int(action_id))
+        self._game.step(_v.integer(action_id, "action id", -(2**31)))
 
     def playout(self, policy: str = "random", max_actions: int | None = None, seed: int | None = None,
                 record_events: bool = True) -> int:
@@ -202,7 +190,7 @@ class GameEnv:
         limit = -1 if max_actions is None else int(max_actions)
         if max_actions is not None and limit < 0:
             raise ValueError("max_actions must be None or >= 0")
-        return self._game.playout(limit, _seed(seed) if seed is not None else self._game.state_id,
+        return self._game.playout(limit, _v.seed(seed) if seed is not None else self._game.state_id,
                                   bool(record_events))
 
     def action_id(self, kind: str, source=None, target=None, arg=None) -> int:
@@ -377,15 +365,17 @@ class GameEnv:
     def place_unit(self, player: int, unit_type, tile, hp: int | None = None, veteran: bool = False, kills: int = 0,
                    status: str = "fresh", carried="warrior") -> None:
         """Places a unit; boats carry ``carried``. Supported by no city unless one of the player's cities is there."""
-        self._game.place_unit(int(player), code(unit_type, UNIT_TYPES, "unit type"), tile_index(tile, self.map_size),
-                              -1 if hp is None else int(hp), bool(veteran), int(kills),
+        self._game.place_unit(_v.integer(player, "player"), code(unit_type, UNIT_TYPES, "unit type"),
+                              tile_index(tile, self.map_size), -1 if hp is None else _v.integer(hp, "hp", 1),
+                              bool(veteran), _v.integer(kills, "kills", 0, 255),
                               code(status, UNIT_STATUSES, "unit status"), code(carried, UNIT_TYPES, "unit type"))
 
     def place_city(self, player: int, tile, level: int = 1, population: int = 0, walls: bool = False,
                    capital: bool = False) -> None:
         """Founds a city (it claims its radius-1 unowned tiles, +100 and +20 per tile score)."""
-        self._game.place_city(int(player), tile_index(tile, self.map_size), int(level), int(population), bool(walls),
-                              bool(capital))
+        self._game.place_city(_v.integer(player, "player"), tile_index(tile, self.map_size),
+                              _v.integer(level, "level", 1, 100), _v.integer(population, "population", -100, 1000),
+                              bool(walls), bool(capital))
 
     def set_building(self, tile, building) -> None:
         """Places a building inside a city's territory (no star cost, no population effect)."""
@@ -397,20 +387,21 @@ class GameEnv:
 
     def grant_tech(self, player: int, tech) -> None:
         """Gives ``player`` a tech (no score)."""
-        self._game.grant_tech(int(player), code(tech, TECHS, "tech"))
+        self._game.grant_tech(_v.integer(player, "player"), code(tech, TECHS, "tech"))
 
     def set_stars(self, player: int, n: int) -> None:
         """Sets ``player``'s stars."""
-        self._game.set_stars(int(player), int(n))
+        self._game.set_stars(_v.integer(player, "player"), _v.integer(n, "stars", -(2**31)))
 
     def reveal(self, player: int, tiles: Iterable | None = None) -> None:
         """Marks tiles (default: all) as explored by ``player`` (no score)."""
         n = self.map_size
-        self._game.reveal(int(player), [] if tiles is None else [tile_index(t, n) for t in tiles])
+        tiles = [] if tiles is None else [tile_index(t, n) for t in _sequence(tiles, "tiles")]
+        self._game.reveal(_v.integer(player, "player"), tiles)
 
     def set_current_player(self, player: int) -> None:
         """Makes ``player`` the one to act (units keep their status)."""
-        self._game.set_current_player(int(player))
+        self._game.set_current_player(_v.integer(player, "player"))
 
     def remove_unit(self, tile) -> None:
         """Removes the unit on a tile (no score change)."""
@@ -421,7 +412,21 @@ class GameEnv:
                 f"current_player={self.current_player}, game_over={self.game_over})")
 
 
-def _restore(data: bytes, config: dict, level_csv) -> GameEnv:
-    env = GameEnv.from_bytes(data)
-    env._config = dict(config)
+def _sequence(value, name: str) -> list:
+    """A list from a sequence argument (not a string, not a single number)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValueError(f"{name} must be a sequence, got {value!r}")
+    return list(value)
+
+
+def _restore(data: bytes, config: dict) -> GameEnv:
+    """Unpickling: rebuild from the construction arguments, then load the position."""
+    config = dict(config)
+    if config.pop("blank", False):
+        env = GameEnv.blank(**config)
+    elif config.get("players") is None and config.get("level") is None:
+        return GameEnv.from_bytes(data)  # a game restored from bytes: its source is the bytes
+    else:
+        env = GameEnv(**config)
+    env._game.load_bytes(data)
     return env

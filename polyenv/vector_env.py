@@ -47,6 +47,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from . import _core
+from . import _validate as _v
 from ._names import mode_code, tribe_code
 
 __all__ = ["VectorGameEnv", "StaleStateError", "allocate"]
@@ -71,20 +72,6 @@ def allocate(spec: Mapping) -> dict:
     valid ``buffers`` argument of the ``*_into`` methods.
     """
     return {name: np.empty(tuple(field["shape"]), dtype=np.dtype(field["dtype"])) for name, field in spec.items()}
-
-
-def _int(value, name: str, low: int, allow_none: bool = False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}{' or None' if allow_none else ''}, got {value!r}")
-    return int(value)
-
-
-def _seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
-    return int(seed)
 
 
 def _integers(values, name: str) -> np.ndarray:
@@ -188,20 +175,20 @@ class VectorGameEnv:
                  max_turns: int | None = None, full_observability: bool = False,
                  keep_terminal_observation: bool = False, opponent: str | None = None,
                  learner_seats: Sequence[int] | None = None):
-        num_envs = _int(num_envs, "num_envs", 1)
-        seed = _seed(seed)
-        map_size = _int(map_size, "map_size", 1)
+        num_envs = _v.integer(num_envs, "num_envs", 1)
+        seed = _v.seed(seed)
+        map_size = _v.integer(map_size, "map_size", 1)
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise ValueError("players must be a sequence of tribes")
         tribes = [tribe_code(p) for p in players]
         if not 2 <= len(tribes) <= 16:
             raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
-        threads = _int(num_threads, "num_threads", 1, allow_none=True)
+        threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
         if threads is None:
             threads = max(1, min(os.cpu_count() or 1, num_envs))
-        max_actions = _int(max_actions, "max_actions", 1)
-        history = _int(visible_event_history, "visible_event_history", 0)
-        limit = -1 if max_turns is None else _int(max_turns, "max_turns", 0)
+        max_actions = _v.integer(max_actions, "max_actions", 1)
+        history = _v.integer(visible_event_history, "visible_event_history", 0)
+        limit = _v.max_turns(max_turns)
         if opponent is None:
             if learner_seats is not None:
                 raise ValueError("learner_seats needs an opponent ('random' or 'greedy')")
@@ -210,7 +197,7 @@ class VectorGameEnv:
             if opponent not in _BOTS:
                 raise ValueError(f"opponent must be None or one of {', '.join(map(repr, _BOTS))}, got {opponent!r}")
             bot = _BOTS.index(opponent)
-            seats = [0] if learner_seats is None else [_int(s, "learner seat", 0) for s in learner_seats]
+            seats = [0] if learner_seats is None else [_v.integer(s, "learner seat", 0) for s in learner_seats]
         self._opponent = opponent
         self._learner_seats = tuple(seats) if opponent is not None else tuple(range(len(tribes)))
         self._native = _core.VectorEnv(num_envs, seed, map_size, tribes, mode_code(mode), limit,
@@ -256,14 +243,14 @@ class VectorGameEnv:
     def slot_batch_spec(self, rows: int) -> dict:
         """The spec of a batch of ``rows`` rows (one slot of ``slot_partitions``)."""
         self._check_open()
-        rows = _int(rows, "rows", 0)
+        rows = _v.integer(rows, "rows", 0)
         return {name: {"shape": tuple(shape), "dtype": np.dtype(dtype)}
                 for name, shape, dtype in self._native.spec(rows)}
 
     def slot_partitions(self, n: int) -> list[np.ndarray]:
         """``n`` balanced, contiguous, disjoint groups of env ids (int32 arrays) covering every environment."""
         self._check_open()
-        n = _int(n, "n", 1)
+        n = _v.integer(n, "n", 1)
         if n > self.num_envs:
             raise ValueError(f"n must be at most num_envs={self.num_envs}, got {n}")
         return np.array_split(np.arange(self.num_envs, dtype=np.int32), n)
@@ -277,12 +264,12 @@ class VectorGameEnv:
         automatic reset does). ``action_valid``, ``reward``, ``terminated`` are 0.
         """
         self._check_open()
-        return self._native.reset(None if seed is None else _seed(seed), None)
+        return self._native.reset(None if seed is None else _v.seed(seed), None)
 
     def reset_into(self, buffers: dict, seed: int | None = None) -> None:
         """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
         self._check_open()
-        self._native.reset(None if seed is None else _seed(seed), buffers)
+        self._native.reset(None if seed is None else _v.seed(seed), buffers)
 
     # ------------------------------------------------------------------ step
     def step(self, action_ids) -> dict:

@@ -10,8 +10,9 @@ At every step of a checked game:
   and never End Turn alone while ``auto_end_turn`` is on;
 * every legal id ``is_legal``; a sample of illegal ids (and out-of-range ids) is
   rejected by ``step`` with ``ValueError``, leaving the bytes and ``state_id`` unchanged;
-* ``clone()`` + the same action gives the same state (bytes and ``==``), and the
-  clone does not alias the original;
+* ``clone()`` + the same action gives the same state (bytes and ``==``), and so
+  does a ``from_bytes`` copy (no state lives outside the bytes); copies do not
+  alias the original;
 * ``from_bytes(to_bytes())`` round trips (bytes, ``==``, legal list), as do pickle
   and ``copy.deepcopy``.
 
@@ -143,6 +144,8 @@ def play_checked(env, policy_seed, n_illegal=3, max_steps=20000, pickle_every=1,
         assert twin.to_bytes() == env.to_bytes() and twin == env, f"clone diverged after {action}"
         assert env.state_id != state_id, "state_id did not change after an accepted action"
         assert restored.to_bytes() == data, "a restored copy aliases the original"
+        restored.step(action)
+        assert restored.to_bytes() == env.to_bytes(), f"from_bytes copy diverged after {action}"
         actions.append(action)
     check_game_end(env)
     return actions, digest.hexdigest()
@@ -160,13 +163,15 @@ def play_chunked(env, seed, max_chunk=64, max_actions=100000):
         legal = env.legal_actions()
         check_legal_list(env, legal)
         check_rejected(env, rng, legal, 2)
-        check_round_trips(env, env.to_bytes(), legal, with_pickle=True)
+        restored = check_round_trips(env, env.to_bytes(), legal, with_pickle=True)
         chunk, chunk_seed = rng.randint(1, max_chunk), rng.randrange(2 ** 32)
         twin = env.clone()
         n = env.playout(max_actions=chunk, seed=chunk_seed)
         assert twin.playout(max_actions=chunk, seed=chunk_seed) == n
+        assert restored.playout(max_actions=chunk, seed=chunk_seed) == n
         assert 1 <= n <= chunk
         assert twin.to_bytes() == env.to_bytes(), "clone diverged under the same native playout"
+        assert restored.to_bytes() == env.to_bytes(), "from_bytes copy diverged under the same native playout"
         total += n
     check_game_end(env)
     return total

@@ -71,7 +71,11 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
   for (int tile = 0; tile < n; ++tile) {
     int32_t* o = out + size_t(tile) * kMapTokenFeatures;
     if (!full && !s.explored_by(observer, tile)) {
-      std::memset(o, 0, sizeof(int32_t) * kMapTokenFeatures);
+      // Zero the whole run of unexplored tiles at once.
+      int end = tile + 1;
+      while (end < n && !s.explored_by(observer, end)) ++end;
+      std::memset(o, 0, sizeof(int32_t) * kMapTokenFeatures * size_t(end - tile));
+      tile = end - 1;
       continue;
     }
     const Tile& t = s.tiles[tile];

@@ -18,11 +18,23 @@ std::string check_invariants(const GameState& s) {
     return "array sizes do not match the board";
   }
   if (s.current_player < 0 || s.current_player >= players) return "current player out of range";
+  if (s.winner < -1 || s.winner >= players) return "winner out of range";
+  if (s.mode != kCapitals && s.mode != kScore) return "bad game mode";
+  if (s.pending_city < -1 || s.pending_city >= int(s.cities.size())) return "pending city out of range";
   if (!s.units.empty() && !s.units.back().alive()) return "trailing free unit slot";
   std::vector<int> supported(s.cities.size(), 0), cities_of(players, 0), connected_of(players, 0);
   for (int t = 0; t < tiles; ++t) {
     const Tile& tile = s.tiles[t];
     if (tile.terrain < 0 || tile.terrain >= kNumTerrains) return at("tile", t) + "bad terrain";
+    if (tile.resource != kNoResource && (tile.resource < 0 || tile.resource >= kNumResourceKeys || tile.resource == 4)) {
+      return at("tile", t) + "bad resource";
+    }
+    if (tile.building != kNoBuilding && (tile.building < 0 || tile.building >= kNumBuildings)) {
+      return at("tile", t) + "bad building";
+    }
+    if (tile.building_level < 0 || tile.building_level > 5 || tile.road > 1 || tile.road_link > 1) {
+      return at("tile", t) + "bad building level or road flag";
+    }
     if (tile.unit >= 0 && (tile.unit >= int(s.units.size()) || !s.units[tile.unit].alive() ||
                            s.units[tile.unit].tile != t)) {
       return at("tile", t) + "unit back-reference broken";
@@ -48,6 +60,10 @@ std::string check_invariants(const GameState& s) {
     if (u.tile < 0 || u.tile >= tiles || s.tiles[u.tile].unit != i) return at("unit", i) + "tile back-reference broken";
     if (u.owner < 0 || u.owner >= players || !s.players[u.owner].alive) return at("unit", i) + "bad owner";
     if (u.type < 0 || u.type >= kNumUnitTypes) return at("unit", i) + "bad type";
+    if (u.status < 0 || u.status > kFinished) return at("unit", i) + "bad status";
+    if (u.land_type != kNoUnit && (u.land_type < 0 || u.land_type >= kNumUnitTypes || is_naval(u.land_type))) {
+      return at("unit", i) + "bad carried type";
+    }
     if (u.hp <= 0 || u.hp > u.max_hp) return at("unit", i) + "hp outside (0, max]";
     if (is_naval(u.type) != (u.land_type != kNoUnit)) return at("unit", i) + "carried type mismatch";
     if (u.home_city >= 0) {
@@ -60,6 +76,7 @@ std::string check_invariants(const GameState& s) {
   for (int c = 0; c < int(s.cities.size()); ++c) {
     const City& city = s.cities[c];
     if (city.owner < 0 || city.owner >= players) return at("city", c) + "bad owner";
+    if (city.level < 1 || city.bound < 0 || city.bound > kMaxMapSize) return at("city", c) + "bad level or bound";
     if (city.tile < 0 || city.tile >= tiles || s.tiles[city.tile].city != c) return at("city", c) + "centre not owned";
     if (city.supported != supported[c]) return at("city", c) + "supported count is stale";
     if (city.population < -city.level) return at("city", c) + "population below the floor";
@@ -68,6 +85,9 @@ std::string check_invariants(const GameState& s) {
   }
   for (int p = 0; p < players; ++p) {
     const Player& pl = s.players[p];
+    if (pl.tribe < 0 || pl.tribe >= kNumTribes) return at("player", p) + "bad tribe";
+    if (pl.capital_city < -1 || pl.capital_city >= int(s.cities.size())) return at("player", p) + "bad capital";
+    if (pl.result < kPlaying || pl.result > kLoss) return at("player", p) + "bad result";
     if (pl.num_cities != cities_of[p]) return at("player", p) + "city count is stale";
     if (pl.connected_cities != connected_of[p]) return at("player", p) + "connected city count is stale";
     if (pl.stars < 0) return at("player", p) + "negative stars";

@@ -223,6 +223,7 @@ inline constexpr int kMaxSendStars = 14;  // n in 1 .. min(stars,15)-1
 enum GameMode : int8_t { kCapitals = 0, kScore = 1 };
 inline constexpr int kCapitalsTurnLimit = 50;
 inline constexpr int kScoreTurnLimit = 30;
+inline constexpr int kMaxTurnLimit = 10000;  // max_turns accepted from users
 
 // §8.5 push offsets (dx, dy)
 inline constexpr std::array<std::array<int8_t, 2>, 8> kPushOffsets = {{

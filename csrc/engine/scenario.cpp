@@ -37,6 +37,7 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
          std::to_string(kMaxMapSize) + "]");
   }
   if (tribes.empty() || int(tribes.size()) > kMaxPlayers) fail("a game needs 1 to 16 players");
+  if (max_turns > kMaxTurnLimit) fail("max_turns " + std::to_string(max_turns) + " is above " + std::to_string(kMaxTurnLimit));
   for (int8_t t : tribes) if (t < 0 || t >= kNumTribes) fail("tribe key " + std::to_string(t) + " is outside [0, 11]");
   if (terrain < 0 || terrain >= kNumTerrains || terrain == kCity || terrain == kVillage) {
     fail("a blank board's terrain must be plain, forest, mountain, shallow_water or deep_water");

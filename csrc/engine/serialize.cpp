@@ -40,7 +40,7 @@ struct Reader {
     if (n > max_size) throw InvalidArgument("state bytes hold an impossible array size");
     need(size_t(n) * sizeof(T));
     v.resize(n);
-    std::memcpy(v.data(), in.data() + pos, size_t(n) * sizeof(T));
+    if (n > 0) std::memcpy(v.data(), in.data() + pos, size_t(n) * sizeof(T));
     pos += size_t(n) * sizeof(T);
   }
 };

@@ -37,6 +37,9 @@ void validate(const Level& level, const std::vector<int8_t>& tribes) {
 void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_t seed) {
   const std::vector<int8_t>& tribes = cfg.tribes.empty() ? level.capital_tribes : cfg.tribes;
   validate(level, tribes);
+  if (cfg.max_turns > kMaxTurnLimit) {
+    throw InvalidArgument("max_turns " + std::to_string(cfg.max_turns) + " is above " + std::to_string(kMaxTurnLimit));
+  }
   const int n = level.size, tiles = n * n, players = int(tribes.size());
   const bool auto_end = s.auto_end_turn;
   s = GameState{};
@@ -53,7 +56,8 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
   s.tiles.resize(tiles);
   int villages = 0;
   for (int t = 0; t < tiles; ++t) {
-    s.tiles[t].terrain = level.terrain[t] == kCity ? int8_t(kPlain) : level.terrain[t];
+    // Capital tiles read as centres (never claimed by a neighbour's border) until create_city founds them.
+    s.tiles[t].terrain = level.terrain[t] == kCity ? int8_t(kVillage) : level.terrain[t];
     s.tiles[t].resource = level.resource[t];
     villages += level.terrain[t] == kVillage;
   }

@@ -260,6 +260,17 @@ void init_game(py::module_& m) {
         return g;
       })
       .def("reset", [](Game& g, uint64_t seed) { g.new_episode(seed); })
+      .def("load_bytes", [](Game& g, py::bytes data) {
+        // Replaces the position, keeping this object's source (level, blank board) for reset().
+        GameState loaded;
+        deserialize(loaded, std::string_view(data));
+        if (loaded.num_players != g.state.num_players || loaded.map_size != g.state.map_size) {
+          throw InvalidArgument("the saved game has another board size or player count");
+        }
+        g.state = std::move(loaded);
+        g.journal.clear(g.state.num_players);
+        g.state_id = next_opaque_id();
+      })
       .def("clone", [](const Game& g) {
         auto c = std::make_unique<Game>(g);
         c->state_id = next_opaque_id();  // a clone is a new live position
