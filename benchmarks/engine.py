@@ -9,6 +9,8 @@ For 11x11 2-player and 16x16 4-player games, once with ``full_observability=True
 * **games/s** — whole games per second including ``reset`` (map generation + setup);
 * **legal actions per decision** — mean / p95 / max over every decision of the same
   games (``Game.playout_stats``: the same playout, also returning the list sizes);
+* **event journal** — the same games with ``record_events`` off and on (ratio);
+* **greedy bot** — decisions per second of the built-in greedy bot (greedy vs greedy);
 * **clone** — ns per copy of the state measured natively (``Game.clone_benchmark``),
   median over random positions of different games, each the best of 5 timed batches: copy-assign into a reused state (what a
   search tree does) and copy-construct (a fresh state, like Java's ``GameState.copy``);
@@ -102,6 +104,36 @@ def measure_clone(name: str, full_obs: bool, positions: int, iterations: int) ->
                 py_clone_us=float(np.median(py_clone)))
 
 
+def measure_journal(seconds: float) -> dict:
+    """The same seeded random games (11x11 2p, fog) with the event journal off and on."""
+    rates = {}
+    for record in (False, True):
+        env = GameEnv(seed=0)
+        actions, elapsed, game = 0, 0.0, 0
+        while elapsed < seconds:
+            env.reset(seed=game)
+            t0 = time.perf_counter()
+            actions += env.playout(seed=game, record_events=record)
+            elapsed += time.perf_counter() - t0
+            game += 1
+        rates[record] = actions / elapsed
+    return dict(off=rates[False], on=rates[True])
+
+
+def measure_greedy(seconds: float) -> dict:
+    """Greedy bot decisions per second (greedy vs greedy, 11x11 2p): choosing and applying."""
+    env = GameEnv(seed=0)
+    decisions, elapsed, game = 0, 0.0, 0
+    while elapsed < seconds:
+        env.reset(seed=game)
+        t0 = time.perf_counter()
+        while not env.game_over:
+            decisions += polyenv.bots.play_turn(env, "greedy", seed=decisions)
+        elapsed += time.perf_counter() - t0
+        game += 1
+    return dict(decisions_per_s=decisions / elapsed, games=game)
+
+
 def fmt(x: float, digits: int = 0) -> str:
     return f"{x:,.{digits}f}"
 
@@ -152,6 +184,12 @@ def main() -> None:
         print()
     print("copy ns = native copy-assign into a reused state; new ns = native copy-construct (Java's copy() "
           "allocates); x Java for the copy compares new ns with GameState.copy.")
+    journal = measure_journal(per_config / 2)
+    print(f"event journal (11x11 2p, fog): off {fmt(journal['off'])} act/s, on {fmt(journal['on'])} act/s, "
+          f"on/off {journal['on'] / journal['off']:.2f}")
+    greedy = measure_greedy(per_config / 2)
+    print(f"greedy bot (11x11 2p, greedy vs greedy, {greedy['games']} games): "
+          f"{fmt(greedy['decisions_per_s'])} decisions/s")
     print("summary: " + "; ".join(summary))
 
 
