@@ -12,10 +12,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args, timeout=240, cwd=None):
+    """Runs `python -m polyenv.cli ...` on the package under test: the installed one, or the one on
+    the developer's PYTHONPATH (made absolute). The working directory is never the source root,
+    whose `polyenv/` folder would shadow an installed package."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
     return subprocess.run([sys.executable, "-m", "polyenv.cli", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd or ROOT)
+                          timeout=timeout, env=env, cwd=cwd or Path(__file__).resolve().parent)
 
 
 def test_play_shows_game_and_result_table():
