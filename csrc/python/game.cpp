@@ -342,6 +342,18 @@ void init_game(py::module_& m) {
         check_player(g, player);
         return observe(g, player, max_actions, combat_preview);
       })
+      .def("observe_board", [](const Game& g, int player) {
+        // map_tokens and state only: no action rows, no legal-action enumeration.
+        check_player(g, player);
+        auto tokens = new_array<int32_t>({g.state.num_tiles, kMapTokenFeatures});
+        auto state = new_array<int32_t>({kStateFeatures});
+        {
+          py::gil_scoped_release release;
+          encode_map_tokens(g.state, player, tokens.mutable_data());
+          encode_state(g.state, player, state.mutable_data());
+        }
+        return py::make_tuple(tokens, state);
+      })
       .def("full_map", [](const Game& g) {
         GameState open = g.state;
         open.full_observability = 1;

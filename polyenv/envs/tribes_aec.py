@@ -242,13 +242,13 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict:
         """``agent``'s fog-of-war view: {"observation": {map_tokens, state}, "action_mask"} (see the module doc)."""
-        o = self._core.observe(self._index[agent], 1, False)  # GameEnv.observe(player, max_actions=1)
+        tokens, state = self._core.observe_board(self._index[agent])  # map_tokens and state, no action rows
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
             if self._legal_intp is None:  # intp indices make the masked assignment ~5x faster than int32
                 self._legal_intp = self._legal.astype(np.intp)
             mask[self._legal_intp] = 1
-        return {"observation": {"map_tokens": o["map_tokens"], "state": o["state"]}, "action_mask": mask}
+        return {"observation": {"map_tokens": tokens, "state": state}, "action_mask": mask}
 
     def step(self, action) -> None:
         """Applies the selected agent's action id (``None`` for a terminated / truncated agent).
