@@ -30,8 +30,6 @@ from __future__ import annotations
 import argparse
 import time
 
-_clock = time.thread_time
-
 import gymnasium as gym
 import numpy as np
 
@@ -40,6 +38,7 @@ from polyenv.envs.gym_env import TribesEnv
 from polyenv.vector import TribesVectorEnv, allocate
 
 N = 64
+_clock = time.thread_time  # CPU seconds of this thread (the simulation thread too: num_threads=1)
 KW = dict(map_size=11, opponent="random", max_actions=512)
 
 

@@ -15,10 +15,11 @@ What it does:
 3. trains sb3-contrib's ``MaskablePPO`` with ``polyenv.vector.TribesPointerPolicy``
    (one logit per legal-action row) for ``--timesteps`` environment steps, with a
    progress bar; the reward is the game's (+1 win / -1 loss) plus, unless
-   ``--no-shaping``, a potential-based shaping term from the observation
-   (cities, explored tiles and income; it cannot change which policy is optimal);
-4. evaluates again, prints the before/after table, steps and wall time, saves the
-   model and a PNG of the learning curve (win rate of the training games).
+   ``--no-shaping``, the learner's estimated score gain (see ``ScoreShaping``:
+   Capitals games that reach the turn limit are won on score);
+4. evaluates again (and the checkpoint saved at the best training win rate,
+   ``best_model.zip``), prints the before/after table, steps and wall time, saves
+   the model and a PNG of the learning curve (win rate of the training games).
 
 Runs on the CPU (torch 2.x); ``--threads`` sets torch's threads.
 """
@@ -41,46 +42,77 @@ import polyenv  # noqa: F401  (registers polyenv/Tribes-v0)
 from polyenv.vector import TribesPointerPolicy, evaluate, sb3_policy, to_sb3
 
 
-class ShapedReward(VecEnvWrapper):
-    """Adds ``gamma * phi(s') - phi(s)`` to the reward (potential-based shaping, Ng et al. 1999).
+# Tribes' score gives 100 points per tier for a tech (RULES.md section 4): tiers of polyenv.TECHS.
+TECH_TIERS = np.array([1] * 5 + [2] * 10 + [3] * 9 + [0])   # index -1 (not a research row) -> 0
+UNIT_POINTS = np.array([polyenv.UNIT_STATS[name]["points"] for name in polyenv.UNIT_TYPES] + [0])
+RESEARCH = polyenv.ACTION_KINDS.index("research")
 
-    ``phi`` = ``weight`` * (own cities + explored tiles / 20 + next-turn income / 5),
-    read from the observation's ``state`` and ``map_tokens``; a terminal state
-    has potential 0, and the next game's potential starts from its first observation.
+
+class ScoreShaping(VecEnvWrapper):
+    """Adds the learner's estimated score gain / ``scale`` to every step's reward.
+
+    The native batch carries no scores, so the estimate is read from what the
+    learner sees, in Tribes' score units: 5 per explored tile, 100 per own city
+    plus 20 per tile of its territory and 5 per citizen, the points of its units,
+    100 per tier when the chosen action researches a tech, and 2 per star in hand
+    (stars buy all of the above, so wasting them costs). Winning on score
+    at the turn limit is what beats the random bot, so this dense signal is
+    aligned with the +1 / -1 game result (which is still paid at the end).
     """
 
-    def __init__(self, venv, gamma: float, weight: float = 0.05):
+    def __init__(self, venv, scale: float = 1000.0):
         super().__init__(venv)
-        self.gamma, self.weight = gamma, weight
-        self._phi = None
+        self.scale = scale
+        self._obs = self._estimate = self._actions = None
 
-    def _potential(self, map_tokens: np.ndarray, state: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def estimate(map_tokens: np.ndarray, state: np.ndarray) -> np.ndarray:
         explored = map_tokens[..., 0].sum(-1)
-        return self.weight * (state[..., 6] + explored / 20 + state[..., 7] / 5)
+        territory = (map_tokens[..., 6] == 1).sum(-1)
+        own_city = map_tokens[..., 8] == 1
+        population = np.where(own_city, np.maximum(map_tokens[..., 10], 0), 0).sum(-1)
+        own_unit = map_tokens[..., 13] == 1
+        units = np.where(own_unit, UNIT_POINTS[map_tokens[..., 14]], 0).sum(-1)
+        return 5 * explored + 100 * state[..., 6] + 20 * territory + 5 * population + units + 2 * state[..., 4]
 
     def reset(self):
-        obs = self.venv.reset()
-        self._phi = self._potential(obs["map_tokens"], obs["state"])
-        return obs
+        self._obs = self.venv.reset()
+        self._estimate = self.estimate(self._obs["map_tokens"], self._obs["state"])
+        return self._obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+        self.venv.step_async(actions)
 
     def step_wait(self):
         obs, rewards, dones, infos = self.venv.step_wait()
-        phi_next = self._potential(obs["map_tokens"], obs["state"])
-        target = np.where(dones, 0.0, phi_next)  # a terminal state has potential 0
-        rewards = rewards + (self.gamma * target - self._phi).astype(np.float32)
-        self._phi = phi_next
+        chosen = self._obs["action_features"][np.arange(self.num_envs), self._actions]
+        research = 100 * np.where(chosen[:, 0] == RESEARCH, TECH_TIERS[chosen[:, 4]], 0)
+        estimate = self.estimate(obs["map_tokens"], obs["state"])
+        after = estimate.copy()
+        for i in np.flatnonzero(dones):  # the ended game's last view; the next game starts afresh
+            final = infos[i]["terminal_observation"]
+            after[i] = self.estimate(final["map_tokens"], final["state"])
+        rewards = rewards + ((after - self._estimate + research) / self.scale).astype(np.float32)
+        self._obs, self._estimate = obs, estimate
         return obs, rewards, dones, infos
 
 
 class Progress(BaseCallback):
-    """A tqdm progress bar, and the (timestep, win) of every finished training game."""
+    """A tqdm progress bar, the (timestep, win) of every finished training game, and a checkpoint.
 
-    def __init__(self, total: int):
+    With ``best_path``, the model is saved there whenever the win rate of the last
+    ``window`` training games (once there are that many) reaches a new high.
+    """
+
+    def __init__(self, total: int, best_path: str | None = None, window: int = 200):
         super().__init__()
         self.total, self.bar, self.games = total, None, []
+        self.best_path, self.window, self.best = best_path, window, -1.0
+        self.best_step = 0
 
     def _on_training_start(self) -> None:
-        self.bar = tqdm(total=self.total, unit="step", smoothing=0.05)
+        self.bar = tqdm(total=self.total, unit="step", smoothing=0.05, mininterval=2.0)
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
@@ -88,15 +120,18 @@ class Progress(BaseCallback):
             if "episode" in info:
                 self.games.append((self.num_timesteps, info["episode"]["r"]))
         if self.games:
-            recent = self.games[-200:]
-            self.bar.set_postfix(games=len(self.games), win_rate=f"{np.mean([r > 0 for _, r in recent]):.2f}")
+            rate = float(np.mean([r > 0 for _, r in self.games[-self.window:]]))
+            self.bar.set_postfix(games=len(self.games), win_rate=f"{rate:.2f}", refresh=False)
+            if self.best_path and len(self.games) >= self.window and rate > self.best:
+                self.best, self.best_step = rate, self.num_timesteps
+                self.model.save(self.best_path)
         return True
 
     def _on_training_end(self) -> None:
         self.bar.close()
 
 
-def plot_curve(games, path: str, window: int = 200) -> None:
+def plot_curve(games, path: str, window: int = 200, title: str = "MaskablePPO") -> None:
     """Saves the rolling win rate of the training games against timesteps as a PNG."""
     import matplotlib
 
@@ -104,16 +139,16 @@ def plot_curve(games, path: str, window: int = 200) -> None:
     import matplotlib.pyplot as plt
 
     steps = np.array([s for s, _ in games])
-    wins = np.array([r > 0 for _, r in games], dtype=float)
-    kernel = np.ones(min(window, len(wins))) / min(window, len(wins))
-    rolling = np.convolve(wins, kernel, mode="valid")
+    wins = np.cumsum([r > 0 for _, r in games], dtype=float)
+    first = np.maximum(np.arange(len(wins)) - window, -1)           # the window of game i: (first, i]
+    rolling = (wins - np.where(first >= 0, wins[np.maximum(first, 0)], 0)) / (np.arange(len(wins)) - first)
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps[len(steps) - len(rolling):], rolling)
+    ax.plot(steps, rolling)
     ax.set_xlabel("environment steps")
-    ax.set_ylabel(f"win rate vs random (last {len(kernel)} training games)")
+    ax.set_ylabel(f"win rate vs random (last {window} training games)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
-    ax.set_title("MaskablePPO on polyenv/Tribes-v0 (11x11, random opponent)")
+    ax.set_title(f"{title} on polyenv/Tribes-v0 (11x11, random opponent)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -121,33 +156,39 @@ def plot_curve(games, path: str, window: int = 200) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--timesteps", type=int, default=300_000, help="environment steps to train (300000)")
+    parser.add_argument("--timesteps", type=int, default=120_000, help="environment steps to train (120000)")
     parser.add_argument("--num-envs", type=int, default=32, help="games played at once (32)")
     parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation and opponent (200)")
     parser.add_argument("--max-actions", type=int, default=128, help="legal-action rows per observation (128)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1)")
     parser.add_argument("--no-shaping", action="store_true", help="train on the win/loss reward alone")
+    parser.add_argument("--deterministic", action="store_true",
+                        help="evaluate the policy's most likely action (default: sample from the policy)")
     parser.add_argument("--out", default="runs/maskable_ppo", help="directory for the model and the plot")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
     os.makedirs(args.out, exist_ok=True)
     env_kwargs = dict(map_size=11, action_mode="rows", max_actions=args.max_actions)
-    gamma = 0.999
+    # Undiscounted: a game is a finite number of decisions, and discounting per decision
+    # would reward ending turns early (the next turn's gains arrive in fewer decisions).
+    gamma = 1.0
 
     envs = gym.make_vec("polyenv/Tribes-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
-                        opponent="random", num_threads=1, seed=args.seed, **env_kwargs)
+                        opponent="random", num_threads=1, seed=args.seed, copy=False, **env_kwargs)
     venv = VecMonitor(to_sb3(envs))
     if not args.no_shaping:
-        venv = ShapedReward(venv, gamma)
+        venv = ScoreShaping(venv)
     venv.seed(args.seed)
     model = MaskablePPO(TribesPointerPolicy, venv, n_steps=128, batch_size=1024, n_epochs=4, learning_rate=3e-4,
-                        gamma=gamma, gae_lambda=0.95, ent_coef=0.01, clip_range=0.2, seed=args.seed, verbose=0)
+                        gamma=gamma, gae_lambda=0.95, ent_coef=0.01, clip_range=0.2, target_kl=0.03,
+                        seed=args.seed, verbose=0)
 
     def measure(label: str) -> dict:
         t = time.time()
-        out = {opp: evaluate(sb3_policy(model), opp, games=args.eval_games, seed=10_000 + args.seed, **env_kwargs)
+        policy = sb3_policy(model, deterministic=args.deterministic)
+        out = {opp: evaluate(policy, opp, games=args.eval_games, seed=10_000 + args.seed, **env_kwargs)
                for opp in ("random", "greedy")}
         for opp, r in out.items():
             print(f"  {label:<8} vs {opp:<6}: win rate {r['win_rate']:.3f} ({r['wins']}/{r['games']}; "
@@ -158,7 +199,9 @@ def main() -> None:
 
     print(f"evaluating the untrained policy over {args.eval_games} games per opponent ...")
     before = measure("before")
-    progress = Progress(args.timesteps)
+    rollout = 128 * args.num_envs
+    best_path = os.path.join(args.out, "best_model")
+    progress = Progress(-(-args.timesteps // rollout) * rollout, best_path)  # PPO collects whole rollouts
     start = time.time()
     model.learn(args.timesteps, callback=progress)
     train_seconds = time.time() - start
@@ -166,13 +209,22 @@ def main() -> None:
           f"({model.num_timesteps / train_seconds:.0f} steps/s)")
     print(f"evaluating the trained policy over {args.eval_games} games per opponent ...")
     after = measure("after")
+    best = None
+    if progress.best >= 0:
+        print(f"evaluating the checkpoint with the best training win rate ({progress.best:.2f} over the last "
+              f"{progress.window} games, at step {progress.best_step}) ...")
+        final = model
+        model = MaskablePPO.load(best_path, env=venv)
+        best = measure("best")
+        model = final
 
     model.save(os.path.join(args.out, "model"))
     if progress.games:
         plot_curve(progress.games, os.path.join(args.out, "learning_curve.png"))
-    print("\nwin rate      before   after")
+    print("\nwin rate      before   after" + ("    best checkpoint" if best is not None else ""))
     for opp in ("random", "greedy"):
-        print(f"vs {opp:<9}  {before[opp]['win_rate']:6.3f}  {after[opp]['win_rate']:6.3f}")
+        extra = f"   {best[opp]['win_rate']:6.3f}" if best is not None else ""
+        print(f"vs {opp:<9}  {before[opp]['win_rate']:6.3f}  {after[opp]['win_rate']:6.3f}{extra}")
     print(f"steps {model.num_timesteps}, training wall time {train_seconds:.0f} s; "
           f"model and learning_curve.png in {args.out}/")
     venv.close()

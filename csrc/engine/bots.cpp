@@ -179,4 +179,14 @@ int bot_play_turn(GameState& s, BotKind bot, Rng& rng, BotScratch& scratch) {
   return applied;
 }
 
+Rng bot_rng(uint64_t seed) {
+  Rng rng;
+  rng.seed(splitmix64(seed), 0xB07);
+  return rng;
+}
+
+Rng bot_rng_for_position(const GameState& s) {
+  return bot_rng(s.rng.state ^ (s.rng.inc << 1) ^ uint64_t(s.actions_applied) * 0x9E3779B97F4A7C15ull);
+}
+
 }  // namespace polyenv

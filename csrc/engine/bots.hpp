@@ -18,6 +18,13 @@ struct BotScratch {
   GameState branch;
 };
 
+// A bot stream seeded from `seed`: every API derives bot streams this way, so
+// the same position and seed give the same choices everywhere.
+Rng bot_rng(uint64_t seed);
+// The stream of a bot that starts a turn in `s` without an explicit seed: derived
+// from the position itself (the Gymnasium env, VectorGameEnv and polyenv.bots agree).
+Rng bot_rng_for_position(const GameState& s);
+
 // The action the bot plays in state `s` (which must not be over). Deterministic in `rng`.
 int32_t bot_action(const GameState& s, BotKind bot, Rng& rng, BotScratch& scratch);
 // Plays the current player's moves with `bot` until its turn ends or the game ends.

@@ -21,11 +21,8 @@ BotKind bot_kind(int bot) {
 
 // The bot's random stream: from `seed`, or (None) from the position itself, so
 // the same position and seed always give the same choice.
-Rng bot_rng(const GameState& s, std::optional<uint64_t> seed) {
-  uint64_t key = seed ? *seed : s.rng.state ^ (s.rng.inc << 1) ^ uint64_t(s.actions_applied) * 0x9E3779B97F4A7C15ull;
-  Rng rng;
-  rng.seed(splitmix64(key), 0xB07);
-  return rng;
+Rng bot_stream(const GameState& s, std::optional<uint64_t> seed) {
+  return seed ? bot_rng(*seed) : bot_rng_for_position(s);
 }
 
 void check_playing(const Game& g) {
@@ -49,7 +46,7 @@ void init_bots(py::module_& m) {
     const BotKind kind = bot_kind(bot);
     check_playing(g);
     py::gil_scoped_release release;
-    Rng rng = bot_rng(g.state, seed);
+    Rng rng = bot_stream(g.state, seed);
     return bot_action(g.state, kind, rng, scratch());
   }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(),
      "The action id the bot would play now (nothing is applied).");
@@ -60,7 +57,7 @@ void init_bots(py::module_& m) {
     int32_t id;
     {
       py::gil_scoped_release release;
-      Rng rng = bot_rng(g.state, seed);
+      Rng rng = bot_stream(g.state, seed);
       id = bot_action(g.state, kind, rng, scratch());
       apply_action(g.state, id, &g.journal);
     }
@@ -76,7 +73,7 @@ void init_bots(py::module_& m) {
     {
       py::gil_scoped_release release;
       GameState& s = g.state;
-      Rng rng = bot_rng(s, seed);
+      Rng rng = bot_stream(s, seed);
       BotScratch& sc = scratch();
       const int player = s.current_player;
       const int32_t turn = s.turns_played;

@@ -12,7 +12,6 @@ namespace {
 
 // A bot that never hands the turn back is a bug; stop it instead of hanging.
 constexpr int kMaxOpponentActions = 1 << 20;
-constexpr uint64_t kBotStream = 0xB07B07;
 
 VectorConfig checked(const VectorConfig& cfg) {
   auto fail = [](const std::string& m) { throw InvalidArgument(m); };
@@ -170,7 +169,6 @@ void VectorEnv::start_episode(Env& e, int env) {
   e.count.fill(0);
   e.sequence.fill(0);
   if (cfg_.opponent >= 0) {
-    e.bot_rng.seed(seed, kBotStream);
     RingSink sink(&e, cfg_.history + 1);
     play_opponents(e, cfg_.history > 0 ? &sink : nullptr);
   }
@@ -181,9 +179,14 @@ void VectorEnv::start_episode(Env& e, int env) {
 void VectorEnv::play_opponents(Env& e, EventSink* sink) {
   GameState& s = e.state;
   const BotKind bot = BotKind(cfg_.opponent);
-  int applied = 0;
+  int applied = 0, turn = -1;
   while (!s.game_over && !((cfg_.learner_seats >> s.current_player) & 1u)) {
     if (++applied > kMaxOpponentActions) throw std::runtime_error("the opponent bot did not end its turn");
+    // Each bot turn draws from a stream derived from its starting position, as polyenv.bots.play_turn does.
+    if (s.turns_played != turn) {
+      e.bot_rng = bot_rng_for_position(s);
+      turn = s.turns_played;
+    }
     apply_action(s, bot_action(s, bot, e.bot_rng, e.bot_scratch), sink);
   }
 }

@@ -311,9 +311,9 @@ class TribesEnv(gym.Env):
         self._tribes = resolve_tribes(players, bool(self._level_texts))
         self._options = dict(mode=mode, max_turns=max_turns, full_observability=bool(full_observability))
         if self._level_texts:
-            games = [self._make_game(0, i) for i in range(len(self._level_texts))]
-            first = games[0]
-            for i, g in enumerate(games[1:], 1):
+            first = self._make_game(0, 0)
+            for i in range(1, len(self._level_texts)):  # every level is parsed now, so errors come early
+                g = self._make_game(0, i)
                 if (g.map_size, g.num_players) != (first.map_size, first.num_players):
                     raise ValueError(f"level {self._level_name(i)} is {g.map_size}x{g.map_size} with {g.num_players} "
                                      f"players, but {self._level_name(0)} is {first.map_size}x{first.map_size} with "
@@ -352,9 +352,7 @@ class TribesEnv(gym.Env):
         path = self._level_paths[i]
         return repr(path) if path is not None else f"#{i} (CSV text)"
 
-    def _make_game(self, seed: int, level_index: int | None) -> GameEnv:
-        if level_index is None:
-            return GameEnv(seed=seed, map_size=self.map_size, players=self._tribes, **self._options)
+    def _make_game(self, seed: int, level_index: int) -> GameEnv:
         try:
             return GameEnv(seed=seed, level=self._level_texts[level_index], players=self._tribes, **self._options)
         except ValueError as e:

@@ -59,8 +59,22 @@ _ROW_CATEGORIES = (
 _DECLARE_WAR, _SEND_STARS = ACTION_KINDS.index("declare_war"), ACTION_KINDS.index("send_stars")
 
 
-def _categorical(x: torch.Tensor, size: int, shift: int) -> torch.Tensor:
-    return (x + shift).long().clamp_(0, size - 1)
+class _Categories(nn.Module):
+    """Embeds several categorical columns with one table and sums them: [..., F] -> [..., dim]."""
+
+    def __init__(self, categories, dim: int):
+        super().__init__()
+        sizes = torch.tensor([n for _, n, _ in categories])
+        self.register_buffer("columns", torch.tensor([c for c, _, _ in categories]), persistent=False)
+        self.register_buffer("shifts", torch.tensor([float(s) for _, _, s in categories]), persistent=False)
+        self.register_buffer("top", (sizes - 1).float(), persistent=False)
+        self.register_buffer("offsets", torch.cumsum(sizes, 0) - sizes, persistent=False)
+        self.table = nn.Embedding(int(sizes.sum()), dim)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        values = x.index_select(-1, self.columns) + self.shifts          # -1 (none) becomes 0
+        index = torch.minimum(values.clamp(min=0), self.top).long() + self.offsets
+        return self.table(index).sum(-2)
 
 
 class TribesRowsExtractor(BaseFeaturesExtractor):
@@ -77,11 +91,11 @@ class TribesRowsExtractor(BaseFeaturesExtractor):
         num_rows = observation_space["action_features"].shape[0]
         super().__init__(observation_space, context_dim + num_rows * (row_dim + 1))
         self.num_rows, self.row_dim, self.context_dim = num_rows, row_dim, context_dim
-        self.tile_embeddings = nn.ModuleList(nn.Embedding(n, tile_dim) for _, n, _ in _TILE_CATEGORIES)
+        self.tile_embeddings = _Categories(_TILE_CATEGORIES, tile_dim)
         self.tile_numeric = nn.Linear(4, tile_dim)
         self.tile_mlp = nn.Sequential(nn.ReLU(), nn.Linear(tile_dim, tile_dim), nn.ReLU())
         self.context = nn.Sequential(nn.Linear(2 * tile_dim + 8, context_dim), nn.ReLU())
-        self.row_embeddings = nn.ModuleList(nn.Embedding(n, row_dim) for _, n, _ in _ROW_CATEGORIES)
+        self.row_embeddings = _Categories(_ROW_CATEGORIES, row_dim)
         self.row_numeric = nn.Linear(5, row_dim)
         self.row_tiles = nn.Linear(2 * tile_dim, row_dim)
         self.row_mlp = nn.Sequential(nn.ReLU(), nn.Linear(row_dim, row_dim), nn.ReLU())
@@ -90,8 +104,7 @@ class TribesRowsExtractor(BaseFeaturesExtractor):
         tokens, state = obs["map_tokens"], obs["state"]            # [B, T, 23], [B, 11]
         feats, valid = obs["action_features"], obs["action_mask"]  # [B, A, 17], [B, A]
         # Categories are clamped: owners become none / self / any other, city levels stop at 6.
-        tiles = sum(emb(_categorical(tokens[..., col], n, shift))
-                    for emb, (col, n, shift) in zip(self.tile_embeddings, _TILE_CATEGORIES))
+        tiles = self.tile_embeddings(tokens)
         numeric = torch.stack([tokens[..., 5], tokens[..., 15].clamp(min=0) / 20, tokens[..., 11] % 2,
                                tokens[..., 4] / 5], -1)      # road, unit hp, capital flag, temple level
         tiles = self.tile_mlp(tiles + self.tile_numeric(numeric))  # [B, T, tile_dim]
@@ -101,8 +114,7 @@ class TribesRowsExtractor(BaseFeaturesExtractor):
                               -1)
         context = self.context(torch.cat([tiles.mean(1), tiles.amax(1), scalars], -1))  # [B, context_dim]
 
-        rows = sum(emb(_categorical(feats[..., col], n, shift))
-                   for emb, (col, n, shift) in zip(self.row_embeddings, _ROW_CATEGORIES))
+        rows = self.row_embeddings(feats)
         numeric = torch.stack([feats[..., 11] / 4, (feats[..., 12] / 10).clamp(-2, 5), feats[..., 14],
                                ((feats[..., 13] - feats[..., 12]) / 20).clamp(-5, 5), valid], -1)
         kind = feats[..., 0]

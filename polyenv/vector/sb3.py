@@ -42,8 +42,10 @@ def to_sb3(vec_env) -> "TribesSB3VecEnv":
 class TribesSB3VecEnv(VecEnv):
     """An SB3 ``VecEnv`` over a :class:`TribesVectorEnv` (see the module docstring).
 
-    The vector env must return arrays the caller owns (``copy=True``, the
-    default): SB3 keeps the previous observation while it steps.
+    Both ``copy`` settings of the vector env work: SB3's algorithms keep only
+    the previous observation while they step, which ``copy=False``'s two
+    alternating buffer sets preserve (and ``copy=False`` allocates nothing per
+    step). Terminal observations are always copies.
     """
 
     def __init__(self, vec_env):
@@ -51,8 +53,6 @@ class TribesSB3VecEnv(VecEnv):
         if not isinstance(env, TribesVectorEnv):
             raise ValueError(f"to_sb3 needs a polyenv TribesVectorEnv (gym.make_vec(..., "
                              f"vectorization_mode='vector_entry_point')), got {type(vec_env).__name__}")
-        if not env.copy:
-            raise ValueError("to_sb3 needs a TribesVectorEnv with copy=True (SB3 keeps the previous observation)")
         self.venv = env
         self._actions: np.ndarray | None = None
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)

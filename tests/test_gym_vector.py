@@ -1,0 +1,237 @@
+"""TribesVectorEnv: polyenv/Tribes-v0 as a Gymnasium VectorEnv on the native VectorGameEnv."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import polyenv
+from polyenv.vector import TribesVectorEnv, allocate
+
+ENV_ID = "polyenv/Tribes-v0"
+
+
+def make_vec(n=4, **kwargs) -> TribesVectorEnv:
+    return gym.make_vec(ENV_ID, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+
+
+def random_legal(rng, masks: np.ndarray) -> np.ndarray:
+    """A uniformly random legal action per row of a bool mask batch."""
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+
+
+def test_make_vec_builds_the_native_vector_env():
+    envs = make_vec(3, action_mode="rows", max_actions=64)
+    assert isinstance(envs, TribesVectorEnv) and isinstance(envs.native, polyenv.VectorGameEnv)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert envs.num_envs == 3 and envs.action_space.shape == (3,) and envs.single_action_space.n == 64
+    single = gym.make(ENV_ID, action_mode="rows", max_actions=64)
+    assert envs.single_observation_space == single.observation_space
+    obs, infos = envs.reset(seed=0)
+    assert envs.observation_space.contains(obs)
+    assert infos["legal_action_count"].shape == (3,) and infos["_legal_action_count"].all()
+    assert envs.action_masks().shape == (3, 64) and envs.action_masks().dtype == bool
+    envs.close()
+
+
+@pytest.mark.parametrize("opponent,action_mode", [(None, "global"), (None, "rows"), ("random", "global"),
+                                                   ("random", "rows"), ("greedy", "rows")])
+def test_matches_single_envs(opponent, action_mode):
+    """Observations, rewards, terminations and autoreset equal N single envs fed the same actions.
+
+    Episode k of vector env i plays seed + i + k * N; the single envs are reset
+    with those seeds when they finish. Bot replies match too: both draw each bot
+    turn's choices from a stream derived from the position where it starts.
+    """
+    N, seed = 3, 40
+    kw = dict(opponent=opponent, action_mode=action_mode, max_actions=128, map_size=8, max_turns=8)
+    envs = make_vec(N, **kw)
+    singles = [gym.make(ENV_ID, **kw).unwrapped for _ in range(N)]
+    obs, _ = envs.reset(seed=seed)
+    single_obs = [s.reset(seed=seed + i)[0] for i, s in enumerate(singles)]
+    episodes, finished = [0] * N, 0
+    rng = np.random.default_rng(0)
+    for _ in range(1500):
+        for i in range(N):
+            for key in obs:
+                assert np.array_equal(obs[key][i], single_obs[i][key]), (i, key)
+        actions = random_legal(rng, envs.action_masks())
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+        assert not truncations.any()
+        for i, s in enumerate(singles):
+            o, r, term, trunc, _ = s.step(int(actions[i]))
+            assert (r, term, trunc) == (rewards[i], terminations[i], False)
+            if term:
+                assert infos["_final_obs"][i]
+                for key in o:
+                    assert np.array_equal(infos["final_obs"][i][key], o[key]), key
+                assert infos["final_info"]["winner"][i] == s.game.winner
+                episodes[i] += 1
+                finished += 1
+                o, _ = s.reset(seed=seed + i + episodes[i] * N)
+            elif "_final_obs" in infos:
+                assert not infos["_final_obs"][i] and infos["final_obs"][i] is None
+            single_obs[i] = o
+        if finished >= 2 * N:
+            break
+    assert finished >= N  # autoreset was exercised
+
+
+def test_first_observations_match_single_envs_with_a_bot_opponent():
+    envs = make_vec(3, opponent="greedy")
+    obs, _ = envs.reset(seed=100)
+    for i in range(3):
+        single, _ = gym.make(ENV_ID, opponent="greedy").reset(seed=100 + i)
+        assert all(np.array_equal(obs[k][i], single[k]) for k in obs)
+
+
+@pytest.mark.parametrize("action_mode", ["global", "rows"])
+def test_matches_the_raw_native_batch(action_mode):
+    """The Gymnasium layer only converts: same games as a VectorGameEnv stepped with the same ids."""
+    N, seed = 4, 9
+    envs = make_vec(N, opponent="random", action_mode=action_mode, max_actions=96, map_size=8)
+    raw = polyenv.VectorGameEnv(N, seed=seed, map_size=8, max_actions=96, opponent="random",
+                                keep_terminal_observation=True)
+    obs, _ = envs.reset(seed=seed)
+    batch = raw.reset(seed=seed)
+    rng = np.random.default_rng(1)
+    done = 0
+    for _ in range(600):
+        assert np.array_equal(obs["map_tokens"], batch["map_tokens"]) and np.array_equal(obs["state"], batch["state"])
+        rows = (rng.random(N) * batch["legal_action_count"]).astype(np.int64)
+        ids = batch["action_id"][np.arange(N), rows]
+        mask = np.zeros((N, envs.action_space_size), dtype=bool)
+        for i in range(N):
+            mask[i, batch["action_id"][i, :batch["legal_action_count"][i]]] = True
+        if action_mode == "global":
+            assert np.array_equal(envs.action_masks(), mask)
+        else:
+            assert np.array_equal(obs["action_id"], batch["action_id"])
+            assert np.array_equal(obs["action_features"], batch["action_features"])
+        obs, rewards, terminations, _, infos = envs.step(rows if action_mode == "rows" else ids)
+        batch = raw.step(ids)
+        assert np.array_equal(rewards, batch["reward"]) and np.array_equal(terminations, batch["terminated"] == 1)
+        for i in np.flatnonzero(terminations):
+            assert np.array_equal(infos["final_obs"][i]["map_tokens"], batch["final_map_tokens"][i])
+            done += 1
+    assert done > 0
+    raw.close()
+
+
+def test_seed_list_and_continued_sequences():
+    envs = make_vec(3)
+    a, _ = envs.reset(seed=[5, 6, 7])
+    b, _ = make_vec(3).reset(seed=5)
+    assert np.array_equal(a["map_tokens"], b["map_tokens"])
+    with pytest.raises(ValueError, match="seed"):
+        envs.reset(seed=[5, 9, 1])
+    nxt, _ = envs.reset()
+    single, _ = gym.make(ENV_ID).reset(seed=5 + 3)  # episode 1 of env 0: seed + 0 + 1 * N
+    assert np.array_equal(nxt["map_tokens"][0], single["map_tokens"])
+
+
+# ---------------------------------------------------------------------------- invalid actions
+def illegal_rows(envs):
+    masks = envs.action_masks()
+    return np.array([np.flatnonzero(~m)[0] for m in masks])
+
+
+def test_invalid_raise_changes_nothing():
+    envs = make_vec(3, invalid_action="raise", action_mode="rows", max_actions=200)
+    obs, _ = envs.reset(seed=0)
+    ids = envs._batch["state_id"].copy()
+    actions = np.zeros(3, dtype=np.int64)
+    actions[1] = illegal_rows(envs)[1]
+    with pytest.raises(ValueError, match=r"environments \[1\]"):
+        envs.step(actions)
+    assert np.array_equal(envs.native.observe_slots(np.arange(3))["state_id"], ids)
+    envs.step(np.zeros(3, dtype=np.int64))  # still usable
+
+
+def test_invalid_end_turn_and_penalty():
+    envs = make_vec(2, invalid_action="end_turn")
+    envs.reset(seed=0)
+    turn = envs._batch["state"][:, 0].copy()
+    _, rewards, _, _, infos = envs.step(illegal_rows(envs))
+    assert infos["invalid_action"].all() and (envs._batch["state"][:, 0] == turn + 1).all()
+
+    envs = make_vec(2, invalid_action="penalty", invalid_action_penalty=-0.25, action_mode="rows", max_actions=200)
+    obs, _ = envs.reset(seed=0)
+    before = envs._batch["state_id"].copy()
+    actions = illegal_rows(envs)
+    actions[0] = 0
+    obs2, rewards, _, _, infos = envs.step(actions)
+    assert rewards[1] == pytest.approx(-0.25) and infos["invalid_action"].tolist() == [False, True]
+    assert envs._batch["state_id"][1] == before[1] and envs._batch["state_id"][0] != before[0]
+    assert np.array_equal(obs2["map_tokens"][1], obs["map_tokens"][1])
+
+
+@pytest.mark.parametrize("actions", [np.zeros(3), np.zeros(2, dtype=np.int64), np.array([0, 0, -1]),
+                                     np.array([0, 0, 10**6]), [[0, 0, 0]]])
+def test_malformed_actions_raise(actions):
+    envs = make_vec(3)
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="actions"):
+        envs.step(actions)
+
+
+def test_step_before_reset_raises():
+    with pytest.raises(RuntimeError, match="reset"):
+        TribesVectorEnv(num_envs=2).step(np.zeros(2, dtype=np.int64))
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(levels="x.csv"), "levels"),
+    (dict(opponent=lambda game: 0), "callable"),
+    (dict(learner_seat="random"), "learner_seat"),
+    (dict(reward="score_delta"), "score_delta"),
+    (dict(info_mode="debug"), "debug"),
+    (dict(max_episode_steps=10), "max_episode_steps"),
+    (dict(action_mode="dense"), "action_mode"),
+    (dict(opponent="expert"), "opponent"),
+    (dict(learner_seat=5), "learner_seat"),
+    (dict(num_envs=0), "num_envs"),
+])
+def test_unsupported_and_bad_kwargs(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        TribesVectorEnv(**{"num_envs": 2, **kwargs})
+
+
+# ---------------------------------------------------------------------------- native extras and buffers
+def test_native_extras():
+    envs = make_vec(2, action_mode="rows", max_actions=32)
+    envs.reset(seed=1)
+    spec = envs.batch_spec()
+    assert spec["action_id"]["shape"] == (2, 32) and "final_map_tokens" in spec
+    buffers = allocate(spec)
+    ids = envs._batch["action_id"][:, 0].astype(np.int32)
+    envs.step_into(ids, buffers)
+    assert buffers["action_valid"].all()
+    obs, *_ = envs.step(np.zeros(2, dtype=np.int64))  # rows of the step_into batch
+    assert np.array_equal(obs["state"], envs._batch["state"])
+    batch = envs.step_checked(envs._batch["action_id"][:, 0], envs._batch["state_id"])
+    with pytest.raises(polyenv.StaleStateError):
+        envs.step_checked(batch["action_id"][:, 0], batch["state_id"] + 1)
+
+
+def test_copy_false_double_buffers():
+    envs = make_vec(2, copy=False, action_mode="global")
+    obs0, _ = envs.reset(seed=2)
+    obs1, *_ = envs.step(envs._batch["action_id"][:, 0].astype(np.int64))
+    snapshot = {k: v.copy() for k, v in obs1.items()}
+    obs2, *_ = envs.step(envs._batch["action_id"][:, 0].astype(np.int64))
+    assert all(np.array_equal(obs1[k], snapshot[k]) for k in obs1)  # valid through the next step
+    assert obs2["map_tokens"] is not obs1["map_tokens"]
+    assert obs2["action_mask"].sum() == (envs._batch["action_mask"] == 1).sum()
+
+
+def test_render_and_close():
+    envs = make_vec(2, render_mode="ansi")
+    envs.reset(seed=0)
+    out = envs.render()
+    assert len(out) == 2 and all(isinstance(s, str) for s in out)
+    envs.close()
+    with pytest.raises(RuntimeError):
+        envs.native.reset()
