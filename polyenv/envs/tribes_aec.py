@@ -230,7 +230,11 @@ class raw_env(AECEnv, EzPickle):
         else:
             self._game.reset(seed)
         self._start_turn = self._game.turn
-        self.agents = self.possible_agents[:]
+        self._start_agents(self.possible_agents[:])
+
+    def _start_agents(self, agents: list) -> None:
+        """Fresh per-agent dictionaries for ``agents``, then selects the player to act."""
+        self.agents = agents
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -384,15 +388,7 @@ class raw_env(AECEnv, EzPickle):
                              f"players; this env plays {self._map_size}x{self._map_size} with {self._num_players}")
         restored._config = dict(self._game._config)
         self._game, self._core, self._restored = restored, restored._game, True
-        self.agents = [a for a in self.possible_agents if restored.player(self._index[a])["alive"]]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"legal_actions": _EMPTY_IDS} for a in self.agents}
-        self._skip_agent_selection = None
-        self._rewards_dirty = False
-        self._sync_after_action(previous=None, maybe_eliminated=False)
+        self._start_agents([a for a in self.possible_agents if restored.player(self._index[a])["alive"]])
         self._accumulate_rewards()
 
 
