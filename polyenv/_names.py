@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from . import _core
 
 UNIT_TYPES: tuple[str, ...] = _core.UNIT_TYPES
@@ -77,3 +79,20 @@ def tile_index(tile, map_size: int) -> int:
     if index != tile or not 0 <= index < map_size * map_size:
         raise ValueError(f"tile {tile!r} is outside 0..{map_size * map_size - 1}")
     return index
+
+
+# Tribes of generated games by seat when only a player count is given: Bardur, Imperius, Xin-Xi, Oumaji, ...
+DEFAULT_TRIBES = (2, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+
+
+def resolve_tribes(players, have_levels: bool, default_count: int = 2):
+    """``players`` (None, an int 2..16 or a sequence of tribes) as a tuple of tribes, or None for the level's."""
+    if players is None:
+        return None if have_levels else DEFAULT_TRIBES[:default_count]
+    if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
+        if not 2 <= players <= 16:
+            raise ValueError(f"players must be 2..16, got {players}")
+        return tuple(DEFAULT_TRIBES[i % len(DEFAULT_TRIBES)] for i in range(int(players)))
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise ValueError(f"players must be an int or a sequence of tribes, got {players!r}")
+    return tuple(players)

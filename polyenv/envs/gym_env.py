@@ -59,14 +59,14 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import bots
-from .._names import ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS, UNIT_TYPES
+from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS,
+                      UNIT_TYPES, resolve_tribes)
 from ..game_env import GameEnv, _read_level
 
 __all__ = ["TribesEnv", "DEFAULT_TRIBES", "observation_bounds", "observation_space", "load_level_pool",
            "SCORE_SCALE"]
 
 #: Tribes given to ``players=P`` (an int): Bardur, Imperius, Xin-xi, Oumaji, ... (cycled beyond 12).
-DEFAULT_TRIBES = (2, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 #: Score points per unit of ``reward="score_delta"``.
 SCORE_SCALE = 1000.0
 
@@ -221,19 +221,6 @@ def load_level_pool(levels) -> tuple[list[str], list[str | None]]:
     if not texts:
         raise ValueError("levels is empty: the level pool needs at least one level")
     return texts, paths
-
-
-def resolve_tribes(players, have_levels: bool):
-    """``players`` (None, an int 2..16 or a sequence of tribes) as a tuple of tribes, or None for the level's."""
-    if players is None:
-        return None if have_levels else DEFAULT_TRIBES[:2]
-    if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
-        if not 2 <= players <= 16:
-            raise ValueError(f"players must be 2..16, got {players}")
-        return tuple(DEFAULT_TRIBES[i % len(DEFAULT_TRIBES)] for i in range(int(players)))
-    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-        raise ValueError(f"players must be an int or a sequence of tribes, got {players!r}")
-    return tuple(players)
 
 
 def _choice(value, allowed: tuple[str, ...], name: str) -> str:

@@ -80,13 +80,12 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..game_env import GameEnv, _read_level
 from . import default_map_size
 
 __all__ = ["env", "raw_env", "DEFAULT_TRIBES", "default_map_size"]
 
-#: Tribes given to ``players=P`` (cycled beyond 12): Bardur, Imperius, Xin-xi, Oumaji, ...
-DEFAULT_TRIBES = (2, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 _INT32 = np.iinfo(np.int32)
 _EMPTY_IDS = np.zeros(0, dtype=np.int32)
 _EMPTY_IDS.flags.writeable = False
@@ -147,7 +146,7 @@ class raw_env(AECEnv, EzPickle):
         self.max_cycles = None if max_cycles is None else int(max_cycles)
         self._options = dict(mode=mode, max_turns=max_turns, full_observability=bool(full_observability))
         self._levels = self._load_levels(levels)
-        self._tribes = self._resolve_tribes(players)
+        self._tribes = resolve_tribes(players, bool(self._levels), default_count=4)
         self._next_seed: int | None = None
         self._level_index = 0
         self._restored = False
@@ -189,16 +188,6 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError("levels must name at least one level")
         return texts
 
-    def _resolve_tribes(self, players):
-        if players is None:
-            return None if self._levels else DEFAULT_TRIBES[:4]
-        if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
-            if not 2 <= players <= 16:
-                raise ValueError(f"players must be 2..16, got {players}")
-            return tuple(DEFAULT_TRIBES[i % len(DEFAULT_TRIBES)] for i in range(int(players)))
-        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-            raise ValueError(f"players must be an int or a sequence of tribes, got {players!r}")
-        return tuple(players)
 
     def _new_game(self, seed: int, level_index: int, map_size) -> GameEnv:
         if self._levels:
