@@ -5,6 +5,10 @@ simulates it natively in C++ and exposes it as:
 
 * :class:`GameEnv` — one game (debugging, replays, search, scenario tests).
 * :class:`VectorGameEnv` — many games per call on a native worker pool (training).
+* :mod:`polyenv.bots` — the built-in ``random`` and ``greedy`` players.
+* ``gym.make("polyenv/Tribes-v0")`` and :mod:`polyenv.vector` — Gymnasium, the native
+  Gymnasium ``VectorEnv`` and the stable-baselines3 adapter.
+* :mod:`polyenv.envs.tribes_aec_v0` — the PettingZoo AEC environment (2–16 players).
 
 Tribe constants (``Bardur``, ``Imperius``, ...) are the Tribes tribe keys.
 Name tables (``UNIT_TYPES``, ``TECHS``, ...) map engine codes to names, and
