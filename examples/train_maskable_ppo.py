@@ -154,8 +154,8 @@ def plot_curve(games, path: str, window: int = 200, title: str = "MaskablePPO") 
     plt.close(fig)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_common_arguments(parser: argparse.ArgumentParser, default_out: str) -> None:
+    """The options shared by the training examples."""
     parser.add_argument("--timesteps", type=int, default=120_000, help="environment steps to train (120000)")
     parser.add_argument("--num-envs", type=int, default=32, help="games played at once (32)")
     parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation and opponent (200)")
@@ -165,7 +165,37 @@ def main() -> None:
     parser.add_argument("--no-shaping", action="store_true", help="train on the win/loss reward alone")
     parser.add_argument("--deterministic", action="store_true",
                         help="evaluate the policy's most likely action (default: sample from the policy)")
-    parser.add_argument("--out", default="runs/maskable_ppo", help="directory for the model and the plot")
+    parser.add_argument("--out", default=default_out, help="directory for the model and the plot")
+
+
+def make_training_env(args, env_kwargs: dict):
+    """The native vector env against the random bot as an SB3 VecEnv (monitored, optionally shaped)."""
+    envs = gym.make_vec("polyenv/Tribes-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
+                        opponent="random", num_threads=1, seed=args.seed, copy=False, **env_kwargs)
+    venv = VecMonitor(to_sb3(envs))
+    if not args.no_shaping:
+        venv = ScoreShaping(venv)
+    venv.seed(args.seed)
+    return venv
+
+
+def measure(model, args, env_kwargs: dict, label: str) -> dict:
+    """Win rates of the model against the random and greedy bots over ``args.eval_games`` games each."""
+    t = time.time()
+    policy = sb3_policy(model, deterministic=args.deterministic)
+    out = {opp: evaluate(policy, opp, games=args.eval_games, seed=10_000 + args.seed, **env_kwargs)
+           for opp in ("random", "greedy")}
+    for opp, r in out.items():
+        print(f"  {label:<8} vs {opp:<6}: win rate {r['win_rate']:.3f} ({r['wins']}/{r['games']}; "
+              f"seat 0 {r['per_seat'][0][0]}/{r['per_seat'][0][1]}, seat 1 {r['per_seat'][1][0]}/"
+              f"{r['per_seat'][1][1]}; {r['mean_length']:.0f} decisions per game)")
+    print(f"  ({time.time() - t:.0f} s)")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_common_arguments(parser, "runs/maskable_ppo")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -175,30 +205,13 @@ def main() -> None:
     # would reward ending turns early (the next turn's gains arrive in fewer decisions).
     gamma = 1.0
 
-    envs = gym.make_vec("polyenv/Tribes-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
-                        opponent="random", num_threads=1, seed=args.seed, copy=False, **env_kwargs)
-    venv = VecMonitor(to_sb3(envs))
-    if not args.no_shaping:
-        venv = ScoreShaping(venv)
-    venv.seed(args.seed)
+    venv = make_training_env(args, env_kwargs)
     model = MaskablePPO(TribesPointerPolicy, venv, n_steps=128, batch_size=1024, n_epochs=4, learning_rate=3e-4,
                         gamma=gamma, gae_lambda=0.95, ent_coef=0.01, clip_range=0.2, target_kl=0.03,
                         seed=args.seed, verbose=0)
 
-    def measure(label: str) -> dict:
-        t = time.time()
-        policy = sb3_policy(model, deterministic=args.deterministic)
-        out = {opp: evaluate(policy, opp, games=args.eval_games, seed=10_000 + args.seed, **env_kwargs)
-               for opp in ("random", "greedy")}
-        for opp, r in out.items():
-            print(f"  {label:<8} vs {opp:<6}: win rate {r['win_rate']:.3f} ({r['wins']}/{r['games']}; "
-                  f"seat 0 {r['per_seat'][0][0]}/{r['per_seat'][0][1]}, seat 1 {r['per_seat'][1][0]}/"
-                  f"{r['per_seat'][1][1]}; {r['mean_length']:.0f} decisions per game)")
-        print(f"  ({time.time() - t:.0f} s)")
-        return out
-
     print(f"evaluating the untrained policy over {args.eval_games} games per opponent ...")
-    before = measure("before")
+    before = measure(model, args, env_kwargs, "before")
     rollout = 128 * args.num_envs
     best_path = os.path.join(args.out, "best_model")
     progress = Progress(-(-args.timesteps // rollout) * rollout, best_path)  # PPO collects whole rollouts
@@ -208,14 +221,14 @@ def main() -> None:
     print(f"trained {model.num_timesteps} environment steps ({len(progress.games)} games) in {train_seconds:.0f} s "
           f"({model.num_timesteps / train_seconds:.0f} steps/s)")
     print(f"evaluating the trained policy over {args.eval_games} games per opponent ...")
-    after = measure("after")
+    after = measure(model, args, env_kwargs, "after")
     best = None
     if progress.best >= 0:
         print(f"evaluating the checkpoint with the best training win rate ({progress.best:.2f} over the last "
               f"{progress.window} games, at step {progress.best_step}) ...")
         final = model
         model = MaskablePPO.load(best_path, env=venv)
-        best = measure("best")
+        best = measure(model, args, env_kwargs, "best")
         model = final
 
     model.save(os.path.join(args.out, "model"))

@@ -14,7 +14,7 @@ import numpy as np
 from . import _core
 from . import _validate as _v
 from ._names import (
-    ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, UNIT_STATUSES,
+    ACTION_KINDS, BUILDINGS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, UNIT_STATUSES,
     UNIT_TYPES, code, mode_code, tile_index, tribe_code,
 )
 

@@ -13,7 +13,7 @@ import polyenv
 from polyenv import Bardur, GameEnv, Imperius, VectorGameEnv
 from polyenv.vector import allocate
 
-from vector_reference import Reference, assert_batches_equal, random_actions
+from vector_reference import Reference, assert_batches_equal, assert_lockstep, random_actions
 
 SEED_TABLE = [  # key, dtype, shape in (B, tiles, Amax, K) terms — the seed-000 table, in order
     ("map_tokens", np.int32, lambda B, T, A, K: (B, T, 23)),
@@ -153,18 +153,7 @@ def test_steps_match_a_python_loop_over_gameenv(auto_reset):
     B = 5
     env = small_env(B, seed=40, auto_reset=auto_reset)
     ref = Reference(B, seed=40, max_actions=48, auto_reset=auto_reset, **reference_kwargs())
-    batch = env.reset(seed=40)
-    assert_batches_equal(batch, ref.reset(seed=40))
-    rng = np.random.default_rng(1)
-    ended = 0
-    for _ in range(300):
-        actions = random_actions(batch, rng)
-        batch = env.step(actions)
-        assert_batches_equal(batch, ref.step(actions))
-        ended += int(batch["terminated"].sum())
-        if not auto_reset and batch["state"][:, 2].all():
-            break
-    assert ended > 0
+    assert_lockstep(env, ref, seed=40, rng_seed=1, steps=300, auto_reset=auto_reset)
     env.close()
 
 

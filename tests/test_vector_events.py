@@ -6,7 +6,7 @@ import pytest
 
 from polyenv import Bardur, Imperius, Oumaji, VectorGameEnv
 
-from vector_reference import Reference, assert_batches_equal, random_actions
+from vector_reference import Reference, assert_batches_equal, assert_lockstep, random_actions
 
 GAME = dict(map_size=8, players=(Bardur, Imperius), max_turns=3)
 EVENT_KEYS = ("visible_event_features", "visible_event_sequence", "visible_event_action_sequence",
@@ -29,18 +29,7 @@ def test_window_is_the_last_k_records_of_the_players_fog_filtered_journal(auto_r
     env = make(B, seed=500, visible_event_history=K, auto_reset=auto_reset, keep_terminal_observation=True)
     ref = Reference(B, seed=500, max_actions=48, history=K, auto_reset=auto_reset, keep_terminal=True,
                     map_size=8, players=(Bardur, Imperius), max_turns=3)
-    batch = env.reset(seed=500)
-    assert_batches_equal(batch, ref.reset(seed=500))
-    rng = np.random.default_rng(11)
-    ended = 0
-    for _ in range(250):
-        actions = random_actions(batch, rng)
-        batch = env.step(actions)
-        assert_batches_equal(batch, ref.step(actions))
-        ended += int(batch["terminated"].sum())
-        if not auto_reset and batch["state"][:, 2].all():
-            break
-    assert ended > 0
+    assert_lockstep(env, ref, seed=500, rng_seed=11, steps=250, auto_reset=auto_reset)
     env.close()
 
 

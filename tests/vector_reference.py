@@ -32,6 +32,23 @@ def assert_batches_equal(a, b, skip=ID_KEYS):
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
 
 
+def assert_lockstep(env, ref, seed: int, rng_seed: int, steps: int, auto_reset: bool) -> None:
+    """Resets both with `seed`, steps them with the same random actions and compares every
+    batch; at least one episode must end (all of them when games are not auto-reset)."""
+    batch = env.reset(seed=seed)
+    assert_batches_equal(batch, ref.reset(seed=seed))
+    rng = np.random.default_rng(rng_seed)
+    ended = 0
+    for _ in range(steps):
+        actions = random_actions(batch, rng)
+        batch = env.step(actions)
+        assert_batches_equal(batch, ref.step(actions))
+        ended += int(batch["terminated"].sum())
+        if not auto_reset and batch["state"][:, 2].all():
+            break
+    assert ended > 0
+
+
 class Reference:
     """B GameEnv games stepped one by one in Python, producing VectorGameEnv-shaped batches."""
 
