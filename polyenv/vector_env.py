@@ -50,13 +50,17 @@ from . import _core
 from . import _validate as _v
 from ._names import mode_code, tribe_code
 
-__all__ = ["VectorGameEnv", "StaleStateError", "allocate"]
+__all__ = ["VectorGameEnv", "StaleStateError", "allocate", "REWARDS", "SCORE_SCALE"]
 
 StaleStateError = _core.StaleStateError
 StaleStateError.__doc__ = ("A checked step received a state id that is no longer its environment's live "
                            "position (a late response); no environment was changed.")
 
 _BOTS: tuple[str, ...] = tuple(_core.BOT_NAMES)
+#: The reward modes: the game result alone, or also the change of the score margin.
+REWARDS: tuple[str, ...] = ("terminal", "score_delta")
+#: Score points per unit of ``reward="score_delta"``.
+SCORE_SCALE = 1000.0
 _INT32 = np.iinfo(np.int32)
 
 # The observation keys that final_* mirrors (keep_terminal_observation=True).
@@ -142,12 +146,18 @@ class VectorGameEnv:
             or ``"greedy"``: the built-in bot plays every seat not in ``learner_seats``
             natively, inside the same call, so rows show only learners' turns.
         learner_seats: seats played through the rows when ``opponent`` is set (default ``(0,)``).
+        reward: ``"terminal"`` (default, the seed-000 reward) or ``"score_delta"`` (below).
 
     Rewards: ``reward`` is +1 when the row's action ended the game with a win for
     the player who took it, -1 when it ended in that player's loss, 0 otherwise.
     In self-play this is the perspective of the player who acted (the other seats'
     results follow from ``state`` / the winner); with an opponent it is the
     learner's, also when the game ends during the bot's reply.
+    With ``reward="score_delta"`` every accepted action additionally pays the
+    change of (actor's score - best other player's score) / ``SCORE_SCALE``
+    (1000) over the call — the action and, with an opponent, the bot's replies —
+    so a game's rewards sum to its result plus the change of the score margin.
+    This is ``polyenv/Tribes-v0``'s ``reward="score_delta"``, computed natively.
 
     An illegal action id (including -1 padding or an out-of-range id) sets
     ``action_valid = 0`` for that row and leaves that game unchanged (same
@@ -174,7 +184,7 @@ class VectorGameEnv:
                  visible_event_history: int = 0, include_combat_preview: bool = False, mode: str = "capitals",
                  max_turns: int | None = None, full_observability: bool = False,
                  keep_terminal_observation: bool = False, opponent: str | None = None,
-                 learner_seats: Sequence[int] | None = None):
+                 learner_seats: Sequence[int] | None = None, reward: str = "terminal"):
         num_envs = _v.integer(num_envs, "num_envs", 1)
         seed = _v.seed(seed)
         map_size = _v.integer(map_size, "map_size", 1)
@@ -198,11 +208,15 @@ class VectorGameEnv:
                 raise ValueError(f"opponent must be None or one of {', '.join(map(repr, _BOTS))}, got {opponent!r}")
             bot = _BOTS.index(opponent)
             seats = [0] if learner_seats is None else [_v.integer(s, "learner seat", 0) for s in learner_seats]
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
+        self._reward = reward
         self._opponent = opponent
         self._learner_seats = tuple(seats) if opponent is not None else tuple(range(len(tribes)))
         self._native = _core.VectorEnv(num_envs, seed, map_size, tribes, mode_code(mode), limit,
                                        bool(full_observability), threads, max_actions, bool(auto_reset), history,
-                                       bool(include_combat_preview), bool(keep_terminal_observation), bot, seats)
+                                       bool(include_combat_preview), bool(keep_terminal_observation), bot, seats,
+                                       SCORE_SCALE if reward == "score_delta" else 0.0)
         self._auto_reset = bool(auto_reset)
         self._keep_terminal = bool(keep_terminal_observation)
 
@@ -218,6 +232,7 @@ class VectorGameEnv:
     auto_reset = property(lambda self: self._auto_reset, doc="True when games reset inside the ending step.")
     opponent = property(lambda self: self._opponent, doc="None (self-play), 'random' or 'greedy'.")
     learner_seats = property(lambda self: self._learner_seats, doc="Seats whose turns the rows show.")
+    reward = property(lambda self: self._reward, doc="'terminal' or 'score_delta' (see Rewards).")
     closed = property(lambda self: self._native.closed, doc="True after close().")
 
     # ------------------------------------------------------------------ lifecycle

@@ -36,9 +36,11 @@ def test_make_vec_builds_the_native_vector_env():
     envs.close()
 
 
-@pytest.mark.parametrize("opponent,action_mode", [(None, "global"), (None, "rows"), ("random", "global"),
-                                                   ("random", "rows"), ("greedy", "rows")])
-def test_matches_single_envs(opponent, action_mode):
+@pytest.mark.parametrize("opponent,action_mode,reward", [
+    (None, "global", "terminal"), (None, "rows", "terminal"), ("random", "global", "terminal"),
+    ("random", "rows", "terminal"), ("greedy", "rows", "terminal"), ("random", "rows", "score_delta"),
+    (None, "global", "score_delta")])
+def test_matches_single_envs(opponent, action_mode, reward):
     """Observations, rewards, terminations and autoreset equal N single envs fed the same actions.
 
     Episode k of vector env i plays seed + i + k * N; the single envs are reset
@@ -46,12 +48,12 @@ def test_matches_single_envs(opponent, action_mode):
     turn's choices from a stream derived from the position where it starts.
     """
     N, seed = 3, 40
-    kw = dict(opponent=opponent, action_mode=action_mode, max_actions=128, map_size=8, max_turns=8)
+    kw = dict(opponent=opponent, action_mode=action_mode, max_actions=128, map_size=8, max_turns=8, reward=reward)
     envs = make_vec(N, **kw)
     singles = [gym.make(ENV_ID, **kw).unwrapped for _ in range(N)]
     obs, _ = envs.reset(seed=seed)
     single_obs = [s.reset(seed=seed + i)[0] for i, s in enumerate(singles)]
-    episodes, finished = [0] * N, 0
+    episodes, finished, shaped = [0] * N, 0, False
     rng = np.random.default_rng(0)
     for _ in range(1500):
         for i in range(N):
@@ -60,6 +62,7 @@ def test_matches_single_envs(opponent, action_mode):
         actions = random_legal(rng, envs.action_masks())
         obs, rewards, terminations, truncations, infos = envs.step(actions)
         assert not truncations.any()
+        shaped |= bool(rewards[~terminations].any())
         for i, s in enumerate(singles):
             o, r, term, trunc, _ = s.step(int(actions[i]))
             assert (r, term, trunc) == (rewards[i], terminations[i], False)
@@ -77,6 +80,7 @@ def test_matches_single_envs(opponent, action_mode):
         if finished >= 2 * N:
             break
     assert finished >= N  # autoreset was exercised
+    assert shaped or reward == "terminal"  # score_delta paid something before the game ends
 
 
 def test_first_observations_match_single_envs_with_a_bot_opponent():
@@ -186,7 +190,7 @@ def test_step_before_reset_raises():
     (dict(levels="x.csv"), "levels"),
     (dict(opponent=lambda game: 0), "callable"),
     (dict(learner_seat="random"), "learner_seat"),
-    (dict(reward="score_delta"), "score_delta"),
+    (dict(reward="margin"), "reward"),
     (dict(info_mode="debug"), "debug"),
     (dict(max_episode_steps=10), "max_episode_steps"),
     (dict(action_mode="dense"), "action_mode"),

@@ -384,7 +384,8 @@ def test_constructor_rejects_bad_arguments():
            dict(map_size=2), dict(map_size=99), dict(players=(Bardur,)), dict(players=(Bardur, 99)),
            dict(seed=-1), dict(mode="chess"), dict(max_turns=-3), dict(opponent="clever"),
            dict(learner_seats=(0,)), dict(opponent="random", learner_seats=(0, 1)),
-           dict(opponent="random", learner_seats=(2,)), dict(opponent="random", learner_seats=(0, 0))]
+           dict(opponent="random", learner_seats=(2,)), dict(opponent="random", learner_seats=(0, 0)),
+           dict(reward="score")]
     for kwargs in bad:
         args = dict(num_envs=2, map_size=8)
         args.update(kwargs)

@@ -83,6 +83,8 @@ inline ActionSpace action_space(const GameState& s) { return ActionSpace(s.map_s
 int tech_cost(const GameState& s, int player, int tech);
 int star_income(const GameState& s, int player);   // next turn's income
 int city_production(const GameState& s, int city);
+// The player's score minus the best score among the other players (eliminated ones included).
+int score_margin(const GameState& s, int player);
 struct CombatOutcome { int dealt = 0; int retaliation = 0; bool kills = false; bool counter = false; };
 // Damage of an attack by the unit on `attacker_tile` on the unit on `target_tile`.
 CombatOutcome combat_preview(const GameState& s, int attacker_tile, int target_tile);

@@ -1,5 +1,7 @@
 // Read-only queries: costs, income, production, combat previews, action
 // kinds and descriptions, observed unit ids.
+#include <algorithm>
+#include <climits>
 #include <string>
 
 #include "mechanics.hpp"
@@ -27,6 +29,14 @@ int star_income(const GameState& s, int player) {
     if (s.cities[i].owner == player) total += city_production(s, i);
   }
   return total > 0 ? total : 0;
+}
+
+int score_margin(const GameState& s, int player) {
+  int best_other = INT32_MIN;
+  for (int p = 0; p < s.num_players; ++p) {
+    if (p != player) best_other = std::max(best_other, s.players[p].score);
+  }
+  return s.players[player].score - best_other;
 }
 
 CombatOutcome combat_preview(const GameState& s, int attacker_tile, int target_tile) {

@@ -281,14 +281,18 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
       RingSink sink(&e, cfg_.history + 1);
       EventSink* events = cfg_.history > 0 ? &sink : nullptr;
       const int actor = s.current_player;
+      const int margin_before = score_margin(s, actor);
       apply_action(s, action, events);
       e.legal_complete = false;
       if (cfg_.opponent >= 0) play_opponents(e, events);
       e.new_state = true;
       e.observer = s.current_player;
+      if (cfg_.score_reward_scale > 0) {
+        reward = float((score_margin(s, actor) - margin_before) / cfg_.score_reward_scale);
+      }
       if (s.game_over) {
         terminated = 1;
-        reward = s.winner == actor ? 1.0f : -1.0f;
+        reward += s.winner == actor ? 1.0f : -1.0f;
         e.observer = actor;
         if (cfg_.keep_terminal_observation) {
           encode_observation(e, actor, row, out, kFinalObservation);

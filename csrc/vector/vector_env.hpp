@@ -10,7 +10,10 @@
 //
 // Rewards. reward is +1 / -1 when the row's action ended the game with a win /
 // loss of the player who took that action (the learner in opponent mode), and
-// 0 otherwise.
+// 0 otherwise. With score_reward_scale > 0 every accepted action also pays the
+// change of score_margin(actor) (actor's score - best other score) over the
+// call (the action and the bots' replies) divided by the scale, as
+// TribesEnv's reward="score_delta".
 //
 // Seeds. Episode k (k = 0, 1, ...) of environment i is new_game(seed + i + k * B)
 // (mod 2^64) where B = num_envs and `seed` is the seed of the last seeded reset
@@ -56,6 +59,7 @@ struct VectorConfig {
   bool keep_terminal_observation = false;
   int opponent = -1;            // -1: self-play; else a BotKind playing every non-learner seat
   uint32_t learner_seats = 0;   // bit per seat played through the rows when opponent >= 0
+  double score_reward_scale = 0;  // > 0: reward also pays the actor's score-margin change / scale
 };
 
 // A read-only strided view of caller memory (a NumPy vector), read element by element.

@@ -62,13 +62,12 @@ from .. import bots
 from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS,
                       UNIT_TYPES, resolve_tribes)
 from ..game_env import GameEnv, _read_level
+from ..vector_env import REWARDS, SCORE_SCALE
 
 __all__ = ["TribesEnv", "DEFAULT_TRIBES", "observation_bounds", "observation_space", "load_level_pool",
            "SCORE_SCALE"]
 
 #: Tribes given to ``players=P`` (an int): Bardur, Imperius, Xin-xi, Oumaji, ... (cycled beyond 12).
-#: Score points per unit of ``reward="score_delta"``.
-SCORE_SCALE = 1000.0
 
 _I32 = np.iinfo(np.int32).max
 _OBSERVED_ID_MAX = 1 << 24      # observed unit ids are 1..2^24 (a 24-bit keyed bijection)
@@ -85,7 +84,6 @@ _CUSTOMS_PER_PORT = 2
 
 _OPPONENT_BOTS = ("random", "greedy")
 _ACTION_MODES = ("global", "rows")
-_REWARDS = ("terminal", "score_delta")
 _INVALID = ("raise", "end_turn", "penalty")
 _INFO_MODES = ("fast", "debug")
 _LEVEL_SELECTIONS = ("round_robin", "seeded_random")
@@ -246,7 +244,7 @@ def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, m
     if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
         raise ValueError(f"max_actions must be an integer >= 1, got {max_actions!r}")
     _choice(level_selection, _LEVEL_SELECTIONS, "level_selection")
-    _choice(reward, _REWARDS, "reward")
+    _choice(reward, REWARDS, "reward")
     _choice(invalid_action, _INVALID, "invalid_action")
     if isinstance(invalid_action_penalty, bool) or not isinstance(invalid_action_penalty, (int, float, np.number)) \
             or not np.isfinite(invalid_action_penalty):
@@ -394,12 +392,12 @@ class TribesEnv(gym.Env):
             info["opponent_actions"] = opponent_actions
         return info
 
-    def _score_potential(self, player: int) -> float:
+    def _score_margin(self, player: int) -> int:
+        """The player's score minus the best other score (0 unless reward="score_delta")."""
         if self.reward_mode != "score_delta":
-            return 0.0
+            return 0
         scores = self._game.scores()
-        best_other = max(s for p, s in enumerate(scores) if p != player)
-        return (scores[player] - best_other) / SCORE_SCALE
+        return scores[player] - max(s for p, s in enumerate(scores) if p != player)
 
     def _play_opponents(self) -> int:
         """Plays every non-learner seat until the learner is to act or the game ends; returns the actions."""
@@ -485,13 +483,14 @@ class TribesEnv(gym.Env):
                 obs = {k: v.copy() for k, v in self._obs.items()}  # callers own every returned array
                 return obs, self.invalid_action_penalty, False, False, self._info(invalid=True)
             a = int(self._raw["action_id"][0])  # End Turn is row 0 whenever it is legal
-        before = self._score_potential(actor)
+        before = self._score_margin(actor)
         g.step(a)
         opponent_actions = self._play_opponents()
-        reward = self._score_potential(actor) - before
+        # float32 arithmetic, as the native vector env, so both give identical rewards.
+        reward = np.float32((self._score_margin(actor) - before) / SCORE_SCALE)
         terminated = g.game_over
         if terminated:
-            reward += 1.0 if g.winner == actor else -1.0
+            reward += np.float32(1.0 if g.winner == actor else -1.0)
             self._needs_reset = True
         obs = self._observe(self._observer(actor))
         return obs, float(reward), terminated, False, self._info(invalid=not legal, opponent_actions=opponent_actions)

@@ -27,7 +27,7 @@ Episode k of environment i plays the map of ``seed + i + k * num_envs``.
 
 Not available natively (these raise ValueError and name the alternative):
 ``levels``, a callable ``opponent``, ``learner_seat="random"``,
-``reward="score_delta"``, ``info_mode="debug"`` and ``max_episode_steps`` —
+``info_mode="debug"`` and ``max_episode_steps`` —
 use ``vectorization_mode="sync"`` (or ``"async"``) for them.
 """
 
@@ -73,7 +73,6 @@ class TribesVectorEnv(VectorEnv):
             "levels": levels is not None,
             "a callable opponent": callable(opponent) and not isinstance(opponent, str),
             "learner_seat='random'": learner_seat == "random",
-            "reward='score_delta' (the native batch has no scores)": reward == "score_delta",
             "info_mode='debug' (action descriptions need per-game Python calls)": info_mode == "debug",
             "max_episode_steps (native games reset only when they end)": max_episode_steps is not None,
         }
@@ -105,7 +104,7 @@ class TribesVectorEnv(VectorEnv):
             num_envs=self.num_envs, seed=int(seed), map_size=probe.map_size, players=tribes, num_threads=num_threads,
             max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
-            learner_seats=None if opponent is None else (int(learner_seat),))
+            learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
         self.single_observation_space = observation_space(probe.num_tiles, P, probe.turn_limit, action_mode,
                                                           self.max_actions, self.action_space_size)
         n = self.action_space_size if action_mode == "global" else self.max_actions
