@@ -14,9 +14,11 @@ What it does:
    the random bot and against the greedy bot (half in each seat);
 3. trains sb3-contrib's ``MaskablePPO`` with ``polyenv.vector.TribesPointerPolicy``
    (one logit per legal-action row) for ``--timesteps`` environment steps, with a
-   progress bar; the reward is the game's (+1 win / -1 loss) plus, unless
-   ``--no-shaping``, the learner's estimated score gain (see ``ScoreShaping``:
-   Capitals games that reach the turn limit are won on score);
+   progress bar; the reward is ``reward="score_delta"``: the game's +1 / -1 plus
+   the change of the learner's score margin (its Tribes score minus the
+   opponent's, / 1000) over each step, computed natively (``--reward terminal``
+   for the result alone). Capitals games that reach the turn limit are won on
+   score, so the dense signal is aligned with winning;
 4. evaluates again (and the checkpoint saved at the best training win rate,
    ``best_model.zip``), prints the before/after table, steps and wall time, saves
    the model and a PNG of the learning curve (win rate of the training games).
@@ -35,67 +37,11 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
+from stable_baselines3.common.vec_env import VecMonitor
 from tqdm import tqdm
 
 import polyenv  # noqa: F401  (registers polyenv/Tribes-v0)
 from polyenv.vector import TribesPointerPolicy, evaluate, sb3_policy, to_sb3
-
-
-# Tribes' score gives 100 points per tier for a tech (RULES.md section 4): tiers of polyenv.TECHS.
-TECH_TIERS = np.array([1] * 5 + [2] * 10 + [3] * 9 + [0])   # index -1 (not a research row) -> 0
-UNIT_POINTS = np.array([polyenv.UNIT_STATS[name]["points"] for name in polyenv.UNIT_TYPES] + [0])
-RESEARCH = polyenv.ACTION_KINDS.index("research")
-
-
-class ScoreShaping(VecEnvWrapper):
-    """Adds the learner's estimated score gain / ``scale`` to every step's reward.
-
-    The native batch carries no scores, so the estimate is read from what the
-    learner sees, in Tribes' score units: 5 per explored tile, 100 per own city
-    plus 20 per tile of its territory and 5 per citizen, the points of its units,
-    100 per tier when the chosen action researches a tech, and 2 per star in hand
-    (stars buy all of the above, so wasting them costs). Winning on score
-    at the turn limit is what beats the random bot, so this dense signal is
-    aligned with the +1 / -1 game result (which is still paid at the end).
-    """
-
-    def __init__(self, venv, scale: float = 1000.0):
-        super().__init__(venv)
-        self.scale = scale
-        self._obs = self._estimate = self._actions = None
-
-    @staticmethod
-    def estimate(map_tokens: np.ndarray, state: np.ndarray) -> np.ndarray:
-        explored = map_tokens[..., 0].sum(-1)
-        territory = (map_tokens[..., 6] == 1).sum(-1)
-        own_city = map_tokens[..., 8] == 1
-        population = np.where(own_city, np.maximum(map_tokens[..., 10], 0), 0).sum(-1)
-        own_unit = map_tokens[..., 13] == 1
-        units = np.where(own_unit, UNIT_POINTS[map_tokens[..., 14]], 0).sum(-1)
-        return 5 * explored + 100 * state[..., 6] + 20 * territory + 5 * population + units + 2 * state[..., 4]
-
-    def reset(self):
-        self._obs = self.venv.reset()
-        self._estimate = self.estimate(self._obs["map_tokens"], self._obs["state"])
-        return self._obs
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions)
-        self.venv.step_async(actions)
-
-    def step_wait(self):
-        obs, rewards, dones, infos = self.venv.step_wait()
-        chosen = self._obs["action_features"][np.arange(self.num_envs), self._actions]
-        research = 100 * np.where(chosen[:, 0] == RESEARCH, TECH_TIERS[chosen[:, 4]], 0)
-        estimate = self.estimate(obs["map_tokens"], obs["state"])
-        after = estimate.copy()
-        for i in np.flatnonzero(dones):  # the ended game's last view; the next game starts afresh
-            final = infos[i]["terminal_observation"]
-            after[i] = self.estimate(final["map_tokens"], final["state"])
-        rewards = rewards + ((after - self._estimate + research) / self.scale).astype(np.float32)
-        self._obs, self._estimate = obs, estimate
-        return obs, rewards, dones, infos
 
 
 class Progress(BaseCallback):
@@ -117,10 +63,10 @@ class Progress(BaseCallback):
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
         for info in self.locals["infos"]:
-            if "episode" in info:
-                self.games.append((self.num_timesteps, info["episode"]["r"]))
+            if "is_success" in info:  # a finished game: did the learner win?
+                self.games.append((self.num_timesteps, bool(info["is_success"])))
         if self.games:
-            rate = float(np.mean([r > 0 for _, r in self.games[-self.window:]]))
+            rate = float(np.mean([won for _, won in self.games[-self.window:]]))
             self.bar.set_postfix(games=len(self.games), win_rate=f"{rate:.2f}", refresh=False)
             if self.best_path and len(self.games) >= self.window and rate > self.best:
                 self.best, self.best_step = rate, self.num_timesteps
@@ -139,7 +85,7 @@ def plot_curve(games, path: str, window: int = 200, title: str = "MaskablePPO") 
     import matplotlib.pyplot as plt
 
     steps = np.array([s for s, _ in games])
-    wins = np.cumsum([r > 0 for _, r in games], dtype=float)
+    wins = np.cumsum([won for _, won in games], dtype=float)
     first = np.maximum(np.arange(len(wins)) - window, -1)           # the window of game i: (first, i]
     rolling = (wins - np.where(first >= 0, wins[np.maximum(first, 0)], 0)) / (np.arange(len(wins)) - first)
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -162,19 +108,18 @@ def add_common_arguments(parser: argparse.ArgumentParser, default_out: str) -> N
     parser.add_argument("--max-actions", type=int, default=128, help="legal-action rows per observation (128)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1)")
-    parser.add_argument("--no-shaping", action="store_true", help="train on the win/loss reward alone")
+    parser.add_argument("--reward", choices=("score_delta", "terminal"), default="score_delta",
+                        help="training reward: result + score-margin change (default) or the result alone")
     parser.add_argument("--deterministic", action="store_true",
                         help="evaluate the policy's most likely action (default: sample from the policy)")
     parser.add_argument("--out", default=default_out, help="directory for the model and the plot")
 
 
 def make_training_env(args, env_kwargs: dict):
-    """The native vector env against the random bot as an SB3 VecEnv (monitored, optionally shaped)."""
+    """The native vector env against the random bot as an SB3 VecEnv (monitored), with ``args.reward``."""
     envs = gym.make_vec("polyenv/Tribes-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
-                        opponent="random", num_threads=1, seed=args.seed, copy=False, **env_kwargs)
+                        opponent="random", num_threads=1, seed=args.seed, copy=False, reward=args.reward, **env_kwargs)
     venv = VecMonitor(to_sb3(envs))
-    if not args.no_shaping:
-        venv = ScoreShaping(venv)
     venv.seed(args.seed)
     return venv
 

@@ -4,7 +4,7 @@
     python examples/train_ppo.py --timesteps 120000
 
 The same pipeline as ``train_maskable_ppo.py`` (native vector env through
-``polyenv.vector.to_sb3``, the score-estimate reward, evaluation over
+``polyenv.vector.to_sb3``, the native ``reward="score_delta"``, evaluation over
 ``--eval-games`` games against the random and the greedy bot before and after
 training, a learning-curve PNG), with SB3's ``PPO``:
 

@@ -560,3 +560,29 @@ def _bad_edit(method, args, kwargs, reason):
 ])
 def test_edit_argument_type_gaps(scenario, method, args, kwargs):
     assert_rejected(scenario, getattr(scenario, method), *args, **kwargs)
+
+
+def test_update_id_mask_rejects_bad_ids_and_changes_nothing():
+    """The native mask helper of TribesVectorEnv range-checks every id before writing."""
+    from polyenv import _core
+
+    mask = np.zeros((2, 10), np.int8)
+    ids = np.array([[0, 3, -1], [9, -1, -1]], np.int32)
+    counts = np.array([2, 1], np.int32)
+    marked, marked_count = np.empty((2, 3), np.int32), np.zeros(2, np.int32)
+    _core.update_id_mask(mask, ids, counts, marked, marked_count)
+    assert np.array_equal(np.argwhere(mask), [[0, 0], [0, 3], [1, 9]])
+    _core.update_id_mask(mask, np.array([[5, 0, 0], [1, 0, 0]], np.int32), np.array([1, 1], np.int32),
+                         marked, marked_count)
+    assert np.array_equal(np.argwhere(mask), [[0, 5], [1, 1]])  # the previous ids were cleared
+    before = (mask.copy(), marked.copy(), marked_count.copy())
+    for bad_ids, bad_counts in [(np.array([[10, 0, 0], [1, 0, 0]], np.int32), np.array([1, 1], np.int32)),
+                                (ids, np.array([4, 1], np.int32)), (ids, np.array([2, -1], np.int32))]:
+        with pytest.raises(ValueError):
+            _core.update_id_mask(mask, bad_ids, bad_counts, marked, marked_count)
+    with pytest.raises(ValueError, match="dtype"):
+        _core.update_id_mask(mask.astype(np.int16), ids, counts, marked, marked_count)
+    with pytest.raises(ValueError, match="contiguous"):
+        _core.update_id_mask(np.zeros((2, 20), np.int8)[:, ::2], ids, counts, marked, marked_count)
+    for a, b in zip(before, (mask, marked, marked_count)):
+        np.testing.assert_array_equal(a, b)

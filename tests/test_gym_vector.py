@@ -60,6 +60,7 @@ def test_matches_single_envs(opponent, action_mode, reward):
             for key in obs:
                 assert np.array_equal(obs[key][i], single_obs[i][key]), (i, key)
         actions = random_legal(rng, envs.action_masks())
+        actors = [s.game.current_player for s in singles]
         obs, rewards, terminations, truncations, infos = envs.step(actions)
         assert not truncations.any()
         shaped |= bool(rewards[~terminations].any())
@@ -71,6 +72,7 @@ def test_matches_single_envs(opponent, action_mode, reward):
                 for key in o:
                     assert np.array_equal(infos["final_obs"][i][key], o[key]), key
                 assert infos["final_info"]["winner"][i] == s.game.winner
+                assert infos["final_info"]["is_success"][i] == (s.game.winner == actors[i])
                 episodes[i] += 1
                 finished += 1
                 o, _ = s.reset(seed=seed + i + episodes[i] * N)

@@ -63,6 +63,7 @@ def test_adapter_follows_the_vecenv_protocol(copy):
             final = infos[i]["terminal_observation"]
             assert final["map_tokens"].shape == obs["map_tokens"].shape[1:] and rewards[i] in (-1.0, 1.0)
             assert infos[i]["TimeLimit.truncated"] is False
+            assert infos[i]["is_success"] == (rewards[i] > 0)  # terminal reward: +1 win, -1 loss
             finished += 1
         assert all(not info for i, info in enumerate(infos) if not dones[i])
     assert finished > 0

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_core, m) {
   polyenv::python::init_game(m);
   polyenv::python::init_bots(m);
   polyenv::python::init_vector(m);
+  polyenv::python::init_masks(m);
 }

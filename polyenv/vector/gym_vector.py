@@ -38,6 +38,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .. import _core
 from ..envs.gym_env import check_common_kwargs, observation_space, resolve_tribes
 from ..game_env import GameEnv
 from ..vector_env import VectorGameEnv
@@ -117,7 +118,8 @@ class TribesVectorEnv(VectorEnv):
         self._slots = [] if self.copy else [self._allocate(), self._allocate()]
         self._slot = 0
         self._masks: list[np.ndarray] = []      # copy=False, global mode: one mask per slot ...
-        self._mask_ids: list[np.ndarray | None] = []  # ... and the ids it marks (cleared on reuse)
+        self._marks: list[tuple[np.ndarray, np.ndarray]] = []  # ... and the ids it marks (cleared on reuse)
+        self._fresh_marks = (np.empty((self.num_envs, self.max_actions), np.int32), np.zeros(self.num_envs, np.int32))
         self._batch = None
         self._obs = None
         self._seat = 0 if opponent is None else int(learner_seat)
@@ -179,20 +181,24 @@ class TribesVectorEnv(VectorEnv):
         self._obs = self._observation(batch)
 
     def _global_mask(self, batch: dict) -> np.ndarray:
-        """The [num_envs, action_space_size] int8 mask of the represented legal ids of ``batch``."""
-        k = int(batch["legal_action_count"].max())
-        flat = (batch["action_id"][:, :k] + self._mask_offsets)[batch["action_mask"][:, :k].view(bool)]
+        """The [num_envs, action_space_size] int8 mask of the represented legal ids of ``batch``.
+
+        Legal rows are the first ``legal_action_count`` of each row. With ``copy=False``
+        each buffer slot keeps its mask and the ids it marks, so only changed ids are written.
+        """
+        ids = np.ascontiguousarray(batch["action_id"])
+        counts = np.ascontiguousarray(batch["legal_action_count"])
+        shape = (self.num_envs, self.action_space_size)
         if self.copy:
-            out = np.zeros((self.num_envs, self.action_space_size), dtype=np.int8)  # lazily zeroed pages
+            out = np.zeros(shape, dtype=np.int8)       # lazily zeroed pages
+            marked, marked_count = self._fresh_marks
+            marked_count[:] = 0
         else:
             if not self._masks:
-                self._masks = [np.zeros((self.num_envs, self.action_space_size), dtype=np.int8) for _ in range(2)]
-                self._mask_ids = [None, None]
-            out, previous = self._masks[self._slot], self._mask_ids[self._slot]
-            if previous is not None:
-                out.reshape(-1)[previous] = 0              # clear only what this slot marked last time
-            self._mask_ids[self._slot] = flat
-        out.reshape(-1)[flat] = 1                          # flat index: row * action_space_size + id
+                self._masks = [np.zeros(shape, dtype=np.int8) for _ in range(2)]
+                self._marks = [(np.empty(ids.shape, np.int32), np.zeros(self.num_envs, np.int32)) for _ in range(2)]
+            out, (marked, marked_count) = self._masks[self._slot], self._marks[self._slot]
+        _core.update_id_mask(out, ids, counts, marked, marked_count)
         return out
 
     def _observation(self, batch: dict) -> dict:
@@ -295,6 +301,7 @@ class TribesVectorEnv(VectorEnv):
                 ids = np.where(invalid, self._batch["action_id"][:, 0], ids).astype(np.int32)
             else:  # penalty: an id the native step rejects leaves the game unchanged
                 ids = np.where(invalid, -1, ids).astype(np.int32)
+        actors = self._batch["state"][:, 1].copy()  # the seat acting in each row (read before the step)
         batch = self._run(ids)
         self._set_batch(batch)
         rewards = batch["reward"]  # float32 [B], this step's own array (fresh, or a buffer of copy=False)
@@ -311,6 +318,7 @@ class TribesVectorEnv(VectorEnv):
             winner = np.where(terminations, batch["final_state"][:, 3], -1)
             infos["final_obs"], infos["_final_obs"] = final_obs, terminations.copy()
             infos["final_info"] = {"winner": winner, "_winner": terminations.copy(),
+                                   "is_success": terminations & (winner == actors), "_is_success": terminations.copy(),
                                    "invalid_action": invalid, "_invalid_action": terminations.copy()}
             infos["_final_info"] = terminations.copy()
         return self._obs, rewards, terminations, truncations, infos

@@ -60,7 +60,12 @@ _DECLARE_WAR, _SEND_STARS = ACTION_KINDS.index("declare_war"), ACTION_KINDS.inde
 
 
 class _Categories(nn.Module):
-    """Embeds several categorical columns with one table and sums them: [..., F] -> [..., dim]."""
+    """Embeds several categorical columns and sums them: [..., F] -> [..., dim].
+
+    Equivalent to one embedding table per column, computed as a multi-hot
+    vector times one linear layer: its backward pass is a matrix product
+    instead of an embedding scatter, several times faster on a CPU.
+    """
 
     def __init__(self, categories, dim: int):
         super().__init__()
@@ -69,12 +74,14 @@ class _Categories(nn.Module):
         self.register_buffer("shifts", torch.tensor([float(s) for _, _, s in categories]), persistent=False)
         self.register_buffer("top", (sizes - 1).float(), persistent=False)
         self.register_buffer("offsets", torch.cumsum(sizes, 0) - sizes, persistent=False)
-        self.table = nn.Embedding(int(sizes.sum()), dim)
+        self.vocabulary = int(sizes.sum())
+        self.table = nn.Linear(self.vocabulary, dim, bias=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         values = x.index_select(-1, self.columns) + self.shifts          # -1 (none) becomes 0
         index = torch.minimum(values.clamp(min=0), self.top).long() + self.offsets
-        return self.table(index).sum(-2)
+        hot = torch.zeros(*index.shape[:-1], self.vocabulary, dtype=self.table.weight.dtype, device=x.device)
+        return self.table(hot.scatter_(-1, index, 1.0))
 
 
 class TribesRowsExtractor(BaseFeaturesExtractor):
@@ -143,7 +150,11 @@ class PointerHead(nn.Module):
         super().__init__()
         self.context_dim, self.row_dim, self.num_rows, self.mask_logits = context_dim, row_dim, num_rows, mask_logits
         self.latent_dim_pi, self.latent_dim_vf = num_rows, hidden
-        self.score = nn.Sequential(nn.Linear(row_dim + context_dim, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        # The first layer of the row scorer MLP([row, context]), split so the context
+        # part is computed once per observation, not once per row.
+        self.score_row = nn.Linear(row_dim, hidden)
+        self.score_context = nn.Linear(context_dim, hidden, bias=False)
+        self.score_out = nn.Sequential(nn.ReLU(), nn.Linear(hidden, 1))
         self.value = nn.Sequential(nn.Linear(context_dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -153,8 +164,8 @@ class PointerHead(nn.Module):
         context = features[:, :self.context_dim]
         rows = features[:, self.context_dim:].view(-1, self.num_rows, self.row_dim + 1)
         valid = rows[..., -1]
-        x = torch.cat([rows[..., :-1], context.unsqueeze(1).expand(-1, self.num_rows, -1)], -1)
-        logits = self.score(x).squeeze(-1)
+        hidden = self.score_row(rows[..., :-1]) + self.score_context(context).unsqueeze(1)
+        logits = self.score_out(hidden).squeeze(-1)
         return logits.masked_fill(valid < 0.5, -1e8) if self.mask_logits else logits
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:

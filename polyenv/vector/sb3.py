@@ -79,9 +79,10 @@ class TribesSB3VecEnv(VecEnv):
         dones = terminations | truncations
         step_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():
-            final_obs = infos["final_obs"]
+            final_obs, won = infos["final_obs"], infos["final_info"]["is_success"]
             for i in np.flatnonzero(dones):
                 step_infos[i]["terminal_observation"] = final_obs[i]
+                step_infos[i]["is_success"] = bool(won[i])
                 step_infos[i]["TimeLimit.truncated"] = bool(truncations[i] and not terminations[i])
         return obs, rewards.astype(np.float32), dones, step_infos
 
