@@ -107,7 +107,8 @@ def add_common_arguments(parser: argparse.ArgumentParser, default_out: str) -> N
     parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation and opponent (200)")
     parser.add_argument("--max-actions", type=int, default=128, help="legal-action rows per observation (128)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads (1)")
+    parser.add_argument("--threads", type=int, default=min(4, os.cpu_count() or 1),
+                        help="torch threads (the CPU count, at most 4)")
     parser.add_argument("--reward", choices=("score_delta", "terminal"), default="score_delta",
                         help="training reward: result + score-margin change (default) or the result alone")
     parser.add_argument("--deterministic", action="store_true",

@@ -8,6 +8,7 @@ at (5,5) of level 10 (so no level-up interrupts), territory (4..6, 4..6).
 """
 from collections import Counter
 
+import numpy as np
 import pytest
 
 import polyenv
@@ -22,6 +23,14 @@ def score(env, p=0):
 
 def pop(env, tile):
     return env.city_at(tile)["population"]
+
+
+def advertised_gain(env, kind, target, arg):
+    """The population_gain column of the action row of a legal action (the encoder's preview)."""
+    obs = env.observe(max_actions=4096)
+    row = np.flatnonzero(obs["action_id"] == aid(env, kind, target=target, arg=arg))
+    assert row.size == 1
+    return int(obs["action_features"][row[0], polyenv.ACTION_FEATURE_NAMES.index("population_gain")])
 
 
 def work_city(map_size=11, level=10, **kw):
@@ -188,11 +197,13 @@ def test_bonus_building_counts_bases_built_before_and_after(bonus, techs, base, 
     assert not is_legal(env, "build", target=site, arg=bonus)  # no base building next to it yet
     act(env, "build", target=a, arg=base)
     p, s, stars = pop(env, c), score(env), env.stars(0)
+    assert advertised_gain(env, "build", site, bonus) == per_base
     act(env, "build", target=site, arg=bonus)
     assert pop(env, c) == p + per_base
     assert score(env) == s + 5 * per_base
     assert env.stars(0) == stars - 5
     p = pop(env, c)
+    assert advertised_gain(env, "build", b, base) == base_pop + per_base
     act(env, "build", target=b, arg=base)  # built later, next to the bonus building
     assert pop(env, c) == p + base_pop + per_base
     assert not is_legal(env, "build", target=second, arg=bonus)  # one per city (it is next to `a`)
@@ -229,6 +240,7 @@ def test_farm_next_to_another_citys_windmill_pays_the_windmill_city():
     act(env, "build", target=T(4, 5), arg="windmill")
     pa, pb = pop(env, a), pop(env, b)
     env.set_resource(T(4, 4), "crops")
+    assert advertised_gain(env, "build", T(4, 4), "farm") == 3  # the tribe's cities gain 2 + 1
     act(env, "build", target=T(4, 4), arg="farm")  # in A, next to B's windmill
     assert pop(env, a) == pa + 2
     assert pop(env, b) == pb + 1
@@ -267,6 +279,7 @@ def test_customs_house_next_to_another_citys_port_pays_the_port_city():
     ensure_tech(env, 0, "riding", "roads", "trade")
     env.set_stars(0, 5)
     prod_a, prod_b = env.city_at(a)["production"], env.city_at(b)["production"]
+    assert advertised_gain(env, "build", T(4, 4), "customs_house") == 0  # stars, not population
     act(env, "build", target=T(4, 4), arg="customs_house")  # A's tile, next to B's port only
     assert env.city_at(b)["production"] == prod_b + 2
     assert env.city_at(a)["production"] == prod_a
@@ -294,6 +307,7 @@ def test_adjacency_stops_at_first_foreign_matching_building(foreign_first, expec
     env.set_stars(0, 5)
     city = T(6, 6) if foreign_first else T(4, 6)
     p = pop(env, city)
+    assert advertised_gain(env, "build", T(5, 5), "windmill") == expected
     act(env, "build", target=T(5, 5), arg="windmill")
     assert pop(env, city) == p + expected
 

@@ -42,23 +42,13 @@ void pay_bonus(GameState& s, int city, int bonus_building, int sign) {
 }
 
 // Applies (sign +1) or reverses (sign -1) a building's population, score and
-// adjacency effects. A bonus building (windmill, sawmill, forge, customs house)
-// pays once per adjacent base building of its tribe, to the city owning the
-// *other* building of the pair; the scan (row by row) stops at the first
-// matching neighbour of another tribe (§9.2).
+// adjacency effects (for_each_adjacency_bonus, §9.2).
 void building_effects(GameState& s, int city, int tile, int building, int sign) {
   const int player = s.cities[city].owner;
   const BuildingInfo& info = kBuildings[building];
   if (info.adjacent_to < 0) add_population(s, city, sign * info.pop);
-  bool stopped = false;
-  for_each_neighbour(s, tile, [&](int nb) {
-    const int other = s.tiles[nb].building;
-    if (stopped || other < 0) return;
-    const bool pair = other == info.adjacent_to || kBuildings[other].adjacent_to == building;
-    if (!pair) return;
-    if (s.tile_owner(nb) != player) { stopped = true; return; }
-    pay_bonus(s, s.tiles[nb].city, info.adjacent_to >= 0 ? building : other, sign);
-  });
+  for_each_adjacency_bonus(s, tile, building, player,
+                           [&](int paid_city, int bonus) { pay_bonus(s, paid_city, bonus, sign); });
   if (is_temple(building)) add_score(s, player, sign * kTempleScore);
   if (is_monument(building)) add_score(s, player, sign * kMonumentScore);
 }

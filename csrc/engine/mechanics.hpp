@@ -64,6 +64,26 @@ void examine_ruins(GameState& s, int slot);
 void explore_from(GameState& s, int player, int tile);
 bool can_build_road(const GameState& s, int player, int tile);
 
+// §9.2 adjacency bonuses of `building` on `tile` of `player`'s city: pay(city, bonus_building)
+// once per paired neighbour (a bonus building next to its base building, either way round),
+// in scan order, to the city owning that neighbour; the scan stops at the first paired
+// neighbour of another tribe.
+template <class F>
+void for_each_adjacency_bonus(const GameState& s, int tile, int building, int player, F&& pay) {
+  const BuildingInfo& info = kBuildings[building];
+  bool stopped = false;
+  for_each_neighbour(s, tile, [&](int nb) {
+    const int other = s.tiles[nb].building;
+    if (stopped || other < 0) return;
+    if (other != info.adjacent_to && kBuildings[other].adjacent_to != building) return;
+    if (s.tile_owner(nb) != player) {
+      stopped = true;
+      return;
+    }
+    pay(int(s.tiles[nb].city), info.adjacent_to >= 0 ? building : other);
+  });
+}
+
 // ---- §10, §11 unit and tribe actions
 bool unit_self_legal(const GameState& s, const Unit& u, int kind);
 void apply_unit_self(GameState& s, int slot, int kind);

@@ -103,13 +103,14 @@ int action_star_cost(const GameState& s, const Action& a) {
 int action_population_gain(const GameState& s, const Action& a) {
   switch (a.block) {
     case kBlockBuild: {
+      // The building's own population plus every adjacency bonus it triggers, as apply_build
+      // pays them (customs houses pay stars, not population).
       const BuildingInfo& info = kBuildings[a.arg];
-      if (info.adjacent_to < 0) return info.pop;
-      int count = 0;
-      for_each_neighbour(s, a.target, [&](int nb) {
-        if (s.tiles[nb].building == info.adjacent_to && s.tile_owner(nb) == s.current_player) ++count;
+      int gain = info.adjacent_to < 0 ? info.pop : 0;
+      for_each_adjacency_bonus(s, a.target, a.arg, s.current_player, [&](int, int bonus) {
+        if (bonus != kCustomsHouse) gain += kBuildings[bonus].pop;
       });
-      return info.pop * count;
+      return gain;
     }
     case kBlockTileAction: {
       if (a.arg != kGather) return 0;
