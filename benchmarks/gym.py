@@ -41,7 +41,7 @@ from polyenv.vector import TribesVectorEnv, allocate
 
 N = 64
 _clock = time.thread_time  # CPU seconds of this thread (the simulation thread too: num_threads=1)
-KW = dict(map_size=11, opponent="random", max_actions=512)
+KW = dict(map_size=11, opponent="random", max_actions=512)  # --max-actions changes the row capacity
 
 
 def _pick(rng, ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -54,8 +54,9 @@ class Raw:
     def __init__(self, seed, into=True):
         self.name = "raw step_into" if into else "raw step"
         self.into = into
-        self.env = polyenv.VectorGameEnv(num_envs=N, seed=seed, map_size=11, num_threads=1, max_actions=512,
-                                         opponent="random", keep_terminal_observation=True)
+        self.env = polyenv.VectorGameEnv(num_envs=N, seed=seed, map_size=11, num_threads=1,
+                                         max_actions=KW["max_actions"], opponent="random",
+                                         keep_terminal_observation=True)
         self.buf = allocate(self.env.batch_spec())
         self.env.reset_into(self.buf, seed=seed)
         self.rng = np.random.default_rng(seed)
@@ -126,7 +127,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30, help="interleaved rounds (default 30)")
     parser.add_argument("--steps", type=int, default=12, help="vector steps per loop per round (default 12)")
     parser.add_argument("--no-async", action="store_true", help="skip AsyncVectorEnv (64 processes)")
+    parser.add_argument("--max-actions", type=int, default=512, help="action-row capacity (default 512)")
     args = parser.parse_args()
+    KW["max_actions"] = args.max_actions
 
     loops = [Raw(1), Raw(1, into=False), Tribes(1, "global"), Tribes(1, "global", copy=False), Tribes(1, "rows"),
              Tribes(1, "rows", copy=False), GymVector(1, "Sync")]
@@ -146,8 +149,8 @@ def main() -> None:
         loop.close()
 
     rate = {k: steps[k] / times[k] for k in times}
-    print(f"N={N} games, 11x11, 2 players, random opponent, 1 simulation thread, {args.rounds} interleaved rounds "
-          f"(thread CPU time; Async: wall time)")
+    print(f"N={N} games, 11x11, 2 players, random opponent, max_actions={args.max_actions}, 1 simulation thread, "
+          f"{args.rounds} interleaved rounds (thread CPU time; Async: wall time)")
     print(f"{'loop':<16}{'env steps/s':>14}{'us/env step':>14}")
     for k, r in rate.items():
         print(f"{k:<16}{r:>14,.0f}{1e6 / r:>14.2f}")

@@ -116,6 +116,7 @@ class TribesVectorEnv(VectorEnv):
         self._mask_offsets = (self._rows * self.action_space_size)[:, None]
         self._row_offsets = self._rows * self.max_actions
         self._slots = [] if self.copy else [self._allocate(), self._allocate()]
+        self._slot_views: list[tuple[dict, dict] | None] = [None, None]  # copy=False: (obs, infos) per slot
         self._slot = 0
         self._masks: list[np.ndarray] = []      # copy=False, global mode: one mask per slot ...
         self._marks: list[tuple[np.ndarray, np.ndarray]] = []  # ... and the ids it marks (cleared on reuse)
@@ -178,7 +179,17 @@ class TribesVectorEnv(VectorEnv):
 
     def _set_batch(self, batch: dict) -> None:
         self._batch = batch
-        self._obs = self._observation(batch)
+        slot = self._slot if not self.copy and batch is self._slots[self._slot] else -1
+        if slot < 0:
+            self._obs, self._info_views = self._observation(batch), self._info_arrays(batch)
+            return
+        # copy=False: a slot's buffers never move, so its views are made once.
+        if self._slot_views[slot] is None:
+            self._slot_views[slot] = (self._observation(batch), self._info_arrays(batch))
+        elif self.action_mode == "global":
+            self._global_mask(batch)  # updates the slot's mask array in place
+        obs, self._info_views = self._slot_views[slot]
+        self._obs = dict(obs)  # a fresh dict each step, over the slot's arrays
 
     def _global_mask(self, batch: dict) -> np.ndarray:
         """The [num_envs, action_space_size] int8 mask of the represented legal ids of ``batch``.
@@ -218,7 +229,8 @@ class TribesVectorEnv(VectorEnv):
             obs["action_features"] = np.zeros((self.max_actions, 17), dtype=np.int32)
         return obs
 
-    def _infos(self, batch: dict, invalid: np.ndarray | None) -> dict:
+    def _info_arrays(self, batch: dict) -> dict:
+        """The per-step info entries that are views of ``batch`` (and their ``_key`` masks)."""
         infos = {
             "legal_global_ids_padded": batch["action_id"],
             "legal_action_valid_mask": batch["action_mask"].view(bool),
@@ -228,10 +240,14 @@ class TribesVectorEnv(VectorEnv):
             "action_space_fingerprint": self._fingerprints,
             "learner_seat": self._seats,
         }
-        if invalid is not None:
-            infos["invalid_action"] = invalid
         for key in list(infos):
             infos["_" + key] = self._all
+        return infos
+
+    def _infos(self, invalid: np.ndarray | None) -> dict:
+        infos = dict(self._info_views)  # a fresh dict each step (callers may add to it)
+        if invalid is not None:
+            infos["invalid_action"], infos["_invalid_action"] = invalid, self._all
         return infos
 
     def _run(self, ids: np.ndarray) -> dict:
@@ -261,7 +277,7 @@ class TribesVectorEnv(VectorEnv):
             batch = self._next_slot()
             self._native.reset_into(batch, seed)
         self._set_batch(batch)
-        return self._obs, self._infos(batch, None)
+        return self._obs, self._infos(None)
 
     def _action_ids(self, actions) -> tuple[np.ndarray, np.ndarray]:
         """Global ids (int32 [B], -1 for a padding row) and legality (bool [B]) of a batch of actions."""
@@ -301,7 +317,7 @@ class TribesVectorEnv(VectorEnv):
                 ids = np.where(invalid, self._batch["action_id"][:, 0], ids).astype(np.int32)
             else:  # penalty: an id the native step rejects leaves the game unchanged
                 ids = np.where(invalid, -1, ids).astype(np.int32)
-        actors = self._batch["state"][:, 1].copy()  # the seat acting in each row (read before the step)
+        previous = self._batch  # not overwritten by this step (a fresh batch or the other slot)
         batch = self._run(ids)
         self._set_batch(batch)
         rewards = batch["reward"]  # float32 [B], this step's own array (fresh, or a buffer of copy=False)
@@ -309,13 +325,14 @@ class TribesVectorEnv(VectorEnv):
             rewards[invalid] = self.invalid_action_penalty
         terminations = batch["terminated"].view(bool)
         truncations = self._no_truncation
-        infos = self._infos(batch, invalid)
+        infos = self._infos(invalid)
         if terminations.any():
             done = np.flatnonzero(terminations)
             final_obs = np.full(self.num_envs, None, dtype=object)
             for i in done:
                 final_obs[i] = self._final_observation(batch, int(i))
             winner = np.where(terminations, batch["final_state"][:, 3], -1)
+            actors = previous["state"][:, 1]  # the seat that acted in each row
             infos["final_obs"], infos["_final_obs"] = final_obs, terminations.copy()
             infos["final_info"] = {"winner": winner, "_winner": terminations.copy(),
                                    "is_success": terminations & (winner == actors), "_is_success": terminations.copy(),
