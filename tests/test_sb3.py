@@ -91,7 +91,7 @@ def test_adapter_rejects_other_envs():
 def test_short_maskable_ppo_run_end_to_end():
     """A few thousand steps of MaskablePPO with the pointer policy; then the model plays and evaluates."""
     kw = dict(map_size=8, action_mode="rows", max_actions=48)
-    venv = VecMonitor(to_sb3(make_vec(8, opponent="random", **kw)))
+    venv = VecMonitor(to_sb3(make_vec(8, opponent="random", reward="score_delta", **kw)))
     model = MaskablePPO(TribesPointerPolicy, venv, n_steps=128, batch_size=512, n_epochs=2, seed=0,
                         policy_kwargs=dict(features_extractor_kwargs=dict(tile_dim=16, row_dim=16, context_dim=32)))
     model.learn(2048)
@@ -128,3 +128,18 @@ def test_pointer_policy_needs_rows_observations():
     venv = to_sb3(make_vec(2, map_size=6))
     with pytest.raises(ValueError, match="rows"):
         MaskablePPO(TribesPointerPolicy, venv)
+
+
+def test_category_embedding_is_a_sum_of_per_column_embeddings():
+    """The pointer policies' multi-hot linear layer equals one embedding lookup per column, summed."""
+    import torch
+
+    from polyenv.vector.policies import _Categories
+
+    categories = ((0, 3, 0), (2, 5, 1), (3, 4, 0))  # (column, values, shift): column 2 holds -1 for "none"
+    layer = _Categories(categories, dim=6)
+    x = torch.tensor([[2.0, 9.0, -1.0, 1.0], [0.0, 9.0, 3.0, 7.0]])  # 7 is clamped to the last value, 3
+    table = layer.table.weight.T                                     # [3 + 5 + 4, 6]
+    expected = torch.stack([table[2] + table[3 + 0] + table[8 + 1],
+                            table[0] + table[3 + 4] + table[8 + 3]])
+    torch.testing.assert_close(layer(x), expected)
