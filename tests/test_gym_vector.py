@@ -233,6 +233,34 @@ def test_copy_false_double_buffers():
     assert obs2["action_mask"].sum() == (envs._batch["action_mask"] == 1).sum()
 
 
+def expected_global_mask(envs) -> np.ndarray:
+    mask = np.zeros((envs.num_envs, envs.action_space_size), dtype=np.int8)
+    for i in range(envs.num_envs):
+        mask[i, envs._batch["action_id"][i, :envs._batch["legal_action_count"][i]]] = 1
+    return mask
+
+
+def test_copy_true_global_masks_are_recycled_only_once_dropped():
+    """copy=True: a returned mask never changes while the caller holds it (or a view of it)."""
+    envs = make_vec(3, action_mode="global")
+    obs, _ = envs.reset(seed=5)
+    rng = np.random.default_rng(0)
+    held = []                                            # (mask or a view of it, its values when returned)
+    for step in range(40):
+        assert np.array_equal(obs["action_mask"], expected_global_mask(envs))
+        if step < 10:  # nothing held yet: the masks come from the recycling pool
+            assert any(obs["action_mask"] is entry[0] for entry in envs._mask_pool)
+        elif step % 5 == 0:
+            held.append((obs["action_mask"], obs["action_mask"].copy()))
+        elif step % 5 == 1:
+            view = obs["action_mask"][1:]
+            held.append((view, view.copy()))
+        obs, *_ = envs.step(random_legal(rng, envs.action_masks()))
+        for mask, values in held:
+            assert np.array_equal(mask, values)
+    envs.close()
+
+
 def test_render_and_close():
     envs = make_vec(2, render_mode="ansi")
     envs.reset(seed=0)

@@ -33,6 +33,8 @@ use ``vectorization_mode="sync"`` (or ``"async"``) for them.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -44,6 +46,21 @@ from ..game_env import GameEnv
 from ..vector_env import VectorGameEnv
 
 __all__ = ["TribesVectorEnv"]
+
+_MASK_POOL = 4  # recycled global-id masks (copy=True): the live one, SB3's previous one, spares
+
+
+def _refcount(mask: np.ndarray) -> int:
+    return sys.getrefcount(mask)
+
+
+def _pool_only_refcount() -> int:
+    """The count _refcount sees for an array that only its pool tuple holds."""
+    entry = (np.zeros(1, np.int8),)
+    return _refcount(entry[0])
+
+
+_POOL_ONLY_REFCOUNT = _pool_only_refcount()
 
 
 class TribesVectorEnv(VectorEnv):
@@ -120,7 +137,7 @@ class TribesVectorEnv(VectorEnv):
         self._slot = 0
         self._masks: list[np.ndarray] = []      # copy=False, global mode: one mask per slot ...
         self._marks: list[tuple[np.ndarray, np.ndarray]] = []  # ... and the ids it marks (cleared on reuse)
-        self._fresh_marks = (np.empty((self.num_envs, self.max_actions), np.int32), np.zeros(self.num_envs, np.int32))
+        self._mask_pool: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # copy=True, global mode
         self._batch = None
         self._obs = None
         self._seat = 0 if opponent is None else int(learner_seat)
@@ -201,9 +218,7 @@ class TribesVectorEnv(VectorEnv):
         counts = np.ascontiguousarray(batch["legal_action_count"])
         shape = (self.num_envs, self.action_space_size)
         if self.copy:
-            out = np.zeros(shape, dtype=np.int8)       # lazily zeroed pages
-            marked, marked_count = self._fresh_marks
-            marked_count[:] = 0
+            out, marked, marked_count = self._unreferenced_mask(shape, ids.shape)
         else:
             if not self._masks:
                 self._masks = [np.zeros(shape, dtype=np.int8) for _ in range(2)]
@@ -211,6 +226,23 @@ class TribesVectorEnv(VectorEnv):
             out, (marked, marked_count) = self._masks[self._slot], self._marks[self._slot]
         _core.update_id_mask(out, ids, counts, marked, marked_count)
         return out
+
+    def _unreferenced_mask(self, shape, marks_shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """copy=True: a mask array nobody else holds, with the ids it marks.
+
+        A fresh [N, 25452] array per step costs more than the rest of the step
+        (allocation and zeroing), so returned masks are recycled once the caller
+        has dropped every reference to them (the pool's own reference is then the
+        only one): a mask the caller still holds, or a view of it, is never
+        touched. Up to ``_MASK_POOL`` masks are kept.
+        """
+        for entry in self._mask_pool:
+            if _refcount(entry[0]) <= _POOL_ONLY_REFCOUNT:  # nobody else holds it, or a view of it
+                return entry
+        entry = (np.zeros(shape, dtype=np.int8), np.empty(marks_shape, np.int32), np.zeros(shape[0], np.int32))
+        if len(self._mask_pool) < _MASK_POOL:
+            self._mask_pool.append(entry)
+        return entry
 
     def _observation(self, batch: dict) -> dict:
         if self.action_mode == "global":
