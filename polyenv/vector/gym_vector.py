@@ -71,7 +71,8 @@ class TribesVectorEnv(VectorEnv):
     Args:
         num_envs: the number of games.
         num_threads: native simulation threads (None: the CPU count, at most num_envs).
-        copy: True (default) returns arrays the caller owns (fresh every step).
+        copy: True (default) returns arrays the caller owns (fresh every step; the
+            global-mode mask array is recycled only once nothing refers to it).
             False returns views of two alternating sets of internal buffers: what
             a step returns stays valid through the next step and is overwritten
             by the one after it (enough for rollout loops that keep the previous
