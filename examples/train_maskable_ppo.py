@@ -3,6 +3,7 @@
     pip install ".[train]"
     python examples/train_maskable_ppo.py                 # default budget (see --timesteps)
     python examples/train_maskable_ppo.py --timesteps 50000 --eval-games 200
+    python examples/train_maskable_ppo.py --opponent greedy   # train against the greedy bot instead
 
 What it does:
 
@@ -77,7 +78,7 @@ class Progress(BaseCallback):
         self.bar.close()
 
 
-def plot_curve(games, path: str, window: int = 200, title: str = "MaskablePPO") -> None:
+def plot_curve(games, path: str, window: int = 200, title: str = "MaskablePPO", opponent: str = "random") -> None:
     """Saves the rolling win rate of the training games against timesteps as a PNG."""
     import matplotlib
 
@@ -91,10 +92,10 @@ def plot_curve(games, path: str, window: int = 200, title: str = "MaskablePPO") 
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(steps, rolling)
     ax.set_xlabel("environment steps")
-    ax.set_ylabel(f"win rate vs random (last {window} training games)")
+    ax.set_ylabel(f"win rate vs {opponent} (last {window} training games)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
-    ax.set_title(f"{title} on polyenv/Tribes-v0 (11x11, random opponent)")
+    ax.set_title(f"{title} on polyenv/Tribes-v0 (11x11, {opponent} opponent)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -109,6 +110,8 @@ def add_common_arguments(parser: argparse.ArgumentParser, default_out: str) -> N
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=min(4, os.cpu_count() or 1),
                         help="torch threads (the CPU count, at most 4)")
+    parser.add_argument("--opponent", choices=("random", "greedy"), default="random",
+                        help="the bot trained against (random)")
     parser.add_argument("--reward", choices=("score_delta", "terminal"), default="score_delta",
                         help="training reward: result + score-margin change (default) or the result alone")
     parser.add_argument("--deterministic", action="store_true",
@@ -117,9 +120,9 @@ def add_common_arguments(parser: argparse.ArgumentParser, default_out: str) -> N
 
 
 def make_training_env(args, env_kwargs: dict):
-    """The native vector env against the random bot as an SB3 VecEnv (monitored), with ``args.reward``."""
+    """The native vector env against ``args.opponent`` as an SB3 VecEnv (monitored), with ``args.reward``."""
     envs = gym.make_vec("polyenv/Tribes-v0", num_envs=args.num_envs, vectorization_mode="vector_entry_point",
-                        opponent="random", num_threads=1, seed=args.seed, copy=False, reward=args.reward, **env_kwargs)
+                        opponent=args.opponent, num_threads=1, seed=args.seed, copy=False, reward=args.reward, **env_kwargs)
     venv = VecMonitor(to_sb3(envs))
     venv.seed(args.seed)
     return venv
@@ -179,7 +182,7 @@ def main() -> None:
 
     model.save(os.path.join(args.out, "model"))
     if progress.games:
-        plot_curve(progress.games, os.path.join(args.out, "learning_curve.png"))
+        plot_curve(progress.games, os.path.join(args.out, "learning_curve.png"), opponent=args.opponent)
     print("\nwin rate      before   after" + ("    best checkpoint" if best is not None else ""))
     for opp in ("random", "greedy"):
         extra = f"   {best[opp]['win_rate']:6.3f}" if best is not None else ""

@@ -56,7 +56,7 @@ def main() -> None:
 
     model.save(os.path.join(args.out, "model"))
     if progress.games:
-        plot_curve(progress.games, os.path.join(args.out, "learning_curve.png"), title="PPO")
+        plot_curve(progress.games, os.path.join(args.out, "learning_curve.png"), title="PPO", opponent=args.opponent)
     print("\nwin rate      before   after")
     for opp in ("random", "greedy"):
         print(f"vs {opp:<9}  {before[opp]['win_rate']:6.3f}  {after[opp]['win_rate']:6.3f}")
