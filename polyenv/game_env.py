@@ -309,6 +309,10 @@ class GameEnv:
         """Score of every player (Tribes' score, tracked in every mode)."""
         return self._game.scores()
 
+    def score_margin(self, player: int) -> int:
+        """``player``'s score minus the best score among the other players (what ``score_delta`` rewards)."""
+        return self._game.score_margin(int(player))
+
     def ranking(self) -> list[int]:
         """Players from first to last by the §12.2 ranking (ties by player order)."""
         return self._game.ranking()

@@ -279,6 +279,17 @@ def test_score_delta_sums_to_the_margin_change():
     assert terminated and sum(rewards) == pytest.approx((scores[0] - scores[1] - start) / 1000 + result)
 
 
+def test_score_margin_is_own_score_minus_the_best_other():
+    game = polyenv.GameEnv(seed=3, players=(polyenv.Bardur, polyenv.Imperius, polyenv.Oumaji))
+    game.playout("random", max_actions=400, seed=0)
+    scores = game.scores()
+    assert len(set(scores)) > 1
+    for p in range(3):
+        assert game.score_margin(p) == scores[p] - max(s for q, s in enumerate(scores) if q != p)
+    with pytest.raises(IndexError):
+        game.score_margin(3)
+
+
 def test_max_episode_steps_truncates():
     env = gym.make(ENV_ID, max_episode_steps=5)
     env.reset(seed=0)

@@ -438,6 +438,7 @@ void init_game(py::module_& m) {
         for (const Player& p : g.state.players) out.push_back(p.score);
         return out;
       })
+      .def("score_margin", [](const Game& g, int p) { check_player(g, p); return score_margin(g.state, p); })
       // -- scenario edits
       .def("set_terrain", [](Game& g, int t, int terrain) { edit_set_terrain(g.state, t, terrain); g.touched(); })
       .def("set_resource", [](Game& g, int t, int r) { edit_set_resource(g.state, t, r); g.touched(); })

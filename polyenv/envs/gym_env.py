@@ -394,10 +394,7 @@ class TribesEnv(gym.Env):
 
     def _score_margin(self, player: int) -> int:
         """The player's score minus the best other score (0 unless reward="score_delta")."""
-        if self.reward_mode != "score_delta":
-            return 0
-        scores = self._game.scores()
-        return scores[player] - max(s for p, s in enumerate(scores) if p != player)
+        return self._game.score_margin(player) if self.reward_mode == "score_delta" else 0
 
     def _play_opponents(self) -> int:
         """Plays every non-learner seat until the learner is to act or the game ends; returns the actions."""

@@ -136,9 +136,10 @@ class TribesVectorEnv(VectorEnv):
         self._slots = [] if self.copy else [self._allocate(), self._allocate()]
         self._slot_views: list[tuple[dict, dict] | None] = [None, None]  # copy=False: (obs, infos) per slot
         self._slot = 0
-        self._masks: list[np.ndarray] = []      # copy=False, global mode: one mask per slot ...
-        self._marks: list[tuple[np.ndarray, np.ndarray]] = []  # ... and the ids it marks (cleared on reuse)
-        self._mask_pool: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # copy=True, global mode
+        # Global mode: (mask, the ids it marks, their count per row) — one per slot with copy=False,
+        # a recycling pool with copy=True.
+        self._slot_masks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._mask_pool: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._batch = None
         self._obs = None
         self._seat = 0 if opponent is None else int(learner_seat)
@@ -217,18 +218,21 @@ class TribesVectorEnv(VectorEnv):
         """
         ids = np.ascontiguousarray(batch["action_id"])
         counts = np.ascontiguousarray(batch["legal_action_count"])
-        shape = (self.num_envs, self.action_space_size)
         if self.copy:
-            out, marked, marked_count = self._unreferenced_mask(shape, ids.shape)
+            out, marked, marked_count = self._unreferenced_mask(ids.shape)
         else:
-            if not self._masks:
-                self._masks = [np.zeros(shape, dtype=np.int8) for _ in range(2)]
-                self._marks = [(np.empty(ids.shape, np.int32), np.zeros(self.num_envs, np.int32)) for _ in range(2)]
-            out, (marked, marked_count) = self._masks[self._slot], self._marks[self._slot]
+            if not self._slot_masks:
+                self._slot_masks = [self._new_mask(ids.shape) for _ in range(2)]
+            out, marked, marked_count = self._slot_masks[self._slot]
         _core.update_id_mask(out, ids, counts, marked, marked_count)
         return out
 
-    def _unreferenced_mask(self, shape, marks_shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _new_mask(self, ids_shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """An all-zero global mask with room to record the ids it will mark."""
+        return (np.zeros((self.num_envs, self.action_space_size), dtype=np.int8), np.empty(ids_shape, np.int32),
+                np.zeros(self.num_envs, np.int32))
+
+    def _unreferenced_mask(self, ids_shape) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """copy=True: a mask array nobody else holds, with the ids it marks.
 
         A fresh [N, 25452] array per step costs more than the rest of the step
@@ -240,7 +244,7 @@ class TribesVectorEnv(VectorEnv):
         for entry in self._mask_pool:
             if _refcount(entry[0]) <= _POOL_ONLY_REFCOUNT:  # nobody else holds it, or a view of it
                 return entry
-        entry = (np.zeros(shape, dtype=np.int8), np.empty(marks_shape, np.int32), np.zeros(shape[0], np.int32))
+        entry = self._new_mask(ids_shape)
         if len(self._mask_pool) < _MASK_POOL:
             self._mask_pool.append(entry)
         return entry
