@@ -7,12 +7,13 @@ each so every loop uses one core, and is timed in CPU seconds of the calling thr
 Async is timed in wall seconds, since its work runs in other processes):
 
 * ``raw step_into``  — ``VectorGameEnv.step_into`` into pinned buffers (the floor);
+* ``raw into x2``    — ``step_into`` alternating between two buffer sets (as ``copy=False``);
 * ``raw step``       — ``VectorGameEnv.step`` (fresh arrays every step, as ``copy=True``);
 * ``Tribes global``  — ``TribesVectorEnv.step``, ``action_mode="global"`` (the
   [N, 25452] action mask is kept up to date natively);
 * ``Tribes rows``    — ``TribesVectorEnv.step``, ``action_mode="rows"``;
 * ``... nc``         — the same with ``copy=False`` (double-buffered views, no allocation),
-  the configuration to compare with ``step_into``; ``copy=True`` is compared with ``step``;
+  compared with ``step_into`` and with ``raw into x2`` (same buffers); ``copy=True`` with ``step``;
 * ``Sync 64``        — ``gymnasium.vector.SyncVectorEnv`` of 64 ``TribesEnv``;
 * ``Async 64``       — ``gymnasium.vector.AsyncVectorEnv`` of 64 ``TribesEnv``
   (64 worker processes; ``--no-async`` skips it).
@@ -51,13 +52,16 @@ def _pick(rng, ids: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 class Raw:
-    def __init__(self, seed, into=True):
-        self.name = "raw step_into" if into else "raw step"
-        self.into = into
+    """``mode``: "into" (one pinned buffer set), "into x2" (two alternating sets, as copy=False) or "step"."""
+
+    def __init__(self, seed, mode="into"):
+        self.name = {"into": "raw step_into", "into x2": "raw into x2", "step": "raw step"}[mode]
+        self.mode = mode
         self.env = polyenv.VectorGameEnv(num_envs=N, seed=seed, map_size=11, num_threads=1,
                                          max_actions=KW["max_actions"], opponent="random",
                                          keep_terminal_observation=True)
-        self.buf = allocate(self.env.batch_spec())
+        self.bufs = [allocate(self.env.batch_spec()) for _ in range(2 if mode == "into x2" else 1)]
+        self.buf = self.bufs[0]
         self.env.reset_into(self.buf, seed=seed)
         self.rng = np.random.default_rng(seed)
 
@@ -66,10 +70,12 @@ class Raw:
         for _ in range(steps):
             _, ids = _pick(self.rng, self.buf["action_id"], self.buf["legal_action_count"])
             t0 = _clock()
-            if self.into:
-                self.env.step_into(ids, self.buf)
-            else:
+            if self.mode == "step":
                 self.buf = self.env.step(ids)  # fresh arrays, as TribesVectorEnv's copy=True
+            else:
+                target = self.bufs[-1] if self.buf is self.bufs[0] else self.bufs[0]
+                self.env.step_into(ids, target)
+                self.buf = target
             t += _clock() - t0
         return t
 
@@ -131,7 +137,7 @@ def main() -> None:
     args = parser.parse_args()
     KW["max_actions"] = args.max_actions
 
-    loops = [Raw(1), Raw(1, into=False), Tribes(1, "global"), Tribes(1, "global", copy=False), Tribes(1, "rows"),
+    loops = [Raw(1), Raw(1, "into x2"), Raw(1, "step"), Tribes(1, "global"), Tribes(1, "global", copy=False), Tribes(1, "rows"),
              Tribes(1, "rows", copy=False), GymVector(1, "Sync")]
     if not args.no_async:
         loops.append(GymVector(1, "Async"))
@@ -158,6 +164,12 @@ def main() -> None:
     print()
     for mode in ("Tribes global nc", "Tribes rows nc", "Tribes global", "Tribes rows"):
         print(f"overhead {mode:<17} vs raw step_into: {100 * (raw / rate[mode] - 1):6.1f}%   (target <= 15%)")
+    print(f"native cost of two alternating buffer sets (raw into x2 vs step_into): "
+          f"{100 * (raw / rate['raw into x2'] - 1):6.1f}%")
+    # copy=False steps into two alternating sets, as "raw into x2" does: the rest is the Python layer.
+    for mode in ("Tribes global nc", "Tribes rows nc"):
+        print(f"overhead {mode:<17} vs raw into x2:   {100 * (rate['raw into x2'] / rate[mode] - 1):6.1f}%   "
+              f"(same buffers)")
     # copy=True returns fresh arrays every step, as the allocating native step does.
     for mode in ("Tribes global", "Tribes rows"):
         print(f"overhead {mode:<17} vs raw step:      {100 * (rate['raw step'] / rate[mode] - 1):6.1f}%   "

@@ -64,7 +64,7 @@ class _Categories(nn.Module):
 
     Equivalent to one embedding table per column, computed as a multi-hot
     vector times one linear layer: its backward pass is a matrix product
-    instead of an embedding scatter, several times faster on a CPU.
+    instead of an embedding scatter, which is faster on a CPU.
     """
 
     def __init__(self, categories, dim: int):
