@@ -299,8 +299,10 @@ class GameEnv:
         from .render import render
         return render(self, mode, player)
 
-    def _header(self) -> str:
-        scores = ", ".join(f"p{i}={s}" for i, s in enumerate(self.scores()))
+    def _header(self, player: int | None = None) -> str:
+        # A player's view shows its own score only: the others' move with hidden research and growth.
+        scores = self.scores()
+        scores = ", ".join(f"p{i}={s}" for i, s in enumerate(scores) if player is None or i == player)
         status = f"winner p{self.winner}" if self.game_over else f"player {self.current_player} to act"
         return f"round {self.turn}, {status}; scores {scores}"
 

@@ -56,11 +56,13 @@ def test_attack_seen_by_both_players():
         assert f[F["unit_destroyed"]] == 0 and f[F["source_unit_destroyed"]] == 0
         assert e["affected_mask"].tolist() == [1] + [0] * 8
         assert e["affected"][0][A["damage"]] == 5
-    assert mine["features"][F["actor_player"]] == 0      # relative: the actor itself
-    assert theirs["features"][F["actor_player"]] == 1    # relative: the next player
+    # The ownership code of the map tokens: 1 the observer itself, 2 the next player.
+    assert mine["features"][F["actor_player"]] == 1
+    assert theirs["features"][F["actor_player"]] == 2
     assert mine["action_sequence"] == theirs["action_sequence"]
-    # Observed ids are per-observer aliases: they differ between observers and match observe().
-    assert mine["features"][F["source_observed_unit_id"]] != theirs["features"][F["source_observed_unit_id"]]
+    # Observed ids are per-observer aliases (numbered at first sight) and match observe().
+    for e, p in ((mine, 0), (theirs, 1)):
+        assert e["features"][F["source_observed_unit_id"]] == game.observe(p)["map_tokens"][3 * 8 + 3][21]
     tokens = game.observe(1)["map_tokens"]
     assert theirs["features"][F["target_observed_unit_id"]] == tokens[3 * 8 + 4][21]
 
@@ -80,7 +82,7 @@ def test_attack_from_fog_is_seen_by_the_victim_only_partially():
                    "source_unit_hp_after", "actor_player", "actor_tribe"):
         assert f[F[hidden]] == -1, hidden
     full = last_event(game, 0)["features"]
-    assert full[F["source_index"]] == 3 * 8 + 3 and full[F["actor_player"]] == 0
+    assert full[F["source_index"]] == 3 * 8 + 3 and full[F["actor_player"]] == 1
 
 
 def test_hidden_action_is_not_in_the_journal():

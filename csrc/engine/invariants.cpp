@@ -22,6 +22,14 @@ std::string check_invariants(const GameState& s) {
   if (s.mode != kCapitals && s.mode != kScore) return "bad game mode";
   if (s.pending_city < -1 || s.pending_city >= int(s.cities.size())) return "pending city out of range";
   if (!s.units.empty() && !s.units.back().alive()) return "trailing free unit slot";
+  if (s.unit_alias.size() != s.units.size() * size_t(players)) return "observed unit id table does not match the units";
+  for (size_t i = 0; i < s.unit_alias.size(); ++i) {
+    const int32_t alias = s.unit_alias[i];
+    const int p = int(i % size_t(players));
+    if (alias < 0 || alias > s.players[p].units_sighted || (alias != 0 && !s.units[i / size_t(players)].alive())) {
+      return at("observed unit id", int(i)) + "out of range";
+    }
+  }
   std::vector<int> supported(s.cities.size(), 0), cities_of(players, 0), connected_of(players, 0);
   for (int t = 0; t < tiles; ++t) {
     const Tile& tile = s.tiles[t];

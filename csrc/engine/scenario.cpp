@@ -26,6 +26,7 @@ bool valid_resource(int r) { return r == kNoResource || (r >= 0 && r < kNumResou
 // After an edit: the cached pending level-up follows the board.
 void refresh(GameState& s) {
   if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+  note_sightings(s);
 }
 
 }  // namespace
@@ -54,11 +55,11 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
   b.tiles.assign(b.num_tiles, Tile{});
   for (Tile& t : b.tiles) t.terrain = int8_t(terrain);
   b.units.reserve(b.num_tiles);
+  b.unit_alias.reserve(size_t(b.num_tiles) * tribes.size());
   b.cities.reserve(b.num_tiles);
   b.players.resize(tribes.size());
   for (size_t i = 0; i < tribes.size(); ++i) {
     b.players[i].tribe = tribes[i];
-    b.players[i].alias_key = uint32_t(splitmix64(mix));
     b.players[i].explored_count = revealed ? b.num_tiles : 0;
   }
   b.explored.assign(tribes.size() * b.explored_words(), 0);

@@ -15,7 +15,7 @@ namespace polyenv::python {
 // One fog-filtered record of a player's journal.
 struct JournalRecord {
   uint64_t sequence = 0;         // private to the observer: 1, 2, 3, ...
-  uint64_t action_sequence = 0;  // world-action id shared by every observer who saw it
+  uint64_t action_sequence = 0;  // the observer's own numbering of the world actions it saw (== sequence)
   std::array<int32_t, kEventFeatures> features{};
   std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected{};
   std::array<uint8_t, kEventAffectedRows> affected_mask{};
@@ -30,7 +30,8 @@ struct Journal final : EventSink {
       JournalRecord r;
       if (!visible_record(s, e, p, r.features.data(), r.affected.data(), r.affected_mask.data())) continue;
       r.sequence = records[p].size() + 1;
-      r.action_sequence = e.action_sequence;
+      // Per observer: a shared counter's gaps would count hidden actions.
+      r.action_sequence = r.sequence;
       records[p].push_back(r);
     }
   }
