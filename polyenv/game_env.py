@@ -278,8 +278,8 @@ class GameEnv:
         [n, 26] (columns: ``polyenv.VISIBLE_EVENT_FEATURE_NAMES``), ``affected``
         int32 [n, 9, 8] (``VISIBLE_EVENT_AFFECTED_FEATURE_NAMES``),
         ``affected_mask`` uint8 [n, 9], ``sequence`` uint64 [n] (private to the
-        player: 1, 2, ...) and ``action_sequence`` uint64 [n] (the world-action id
-        shared by every observer who saw it). Hidden positions, units and victims
+        player: 1, 2, ...) and ``action_sequence`` uint64 [n] (numbered per
+        observer too, equal to ``sequence``: a shared id would count hidden actions). Hidden positions, units and victims
         are -1. The journal covers the current game (reset clears it); it is not
         part of ``to_bytes``.
         """
