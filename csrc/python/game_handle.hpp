@@ -2,8 +2,11 @@
 // binding files (game.cpp, bots.cpp, ...). It owns one GameState plus what lives
 // outside the state: the level to reset to, ids, and the per-player event journals.
 #pragma once
+#include <pybind11/pybind11.h>
+
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "../engine/events.hpp"
@@ -39,6 +42,14 @@ struct Journal final : EventSink {
 
 enum class Source { kGenerated, kLevel, kBlank };
 
+// A per-instance mutex that copies of a Game do not share (clone makes a new one).
+struct InstanceMutex {
+  mutable std::mutex m;
+  InstanceMutex() = default;
+  InstanceMutex(const InstanceMutex&) {}
+  InstanceMutex& operator=(const InstanceMutex&) { return *this; }
+};
+
 struct Game {
   GameState state;
   GameConfig config;
@@ -55,6 +66,8 @@ struct Game {
   int legal_count = 0;
 
   Journal journal;
+  InstanceMutex busy;  // serialises the bindings: several release the GIL while they work
+
 
   void new_episode(uint64_t new_seed) {
     seed = new_seed;
@@ -92,5 +105,20 @@ struct Game {
   }
 };
 
+// Held by every binding that touches a Game, so threads sharing one GameEnv take
+// turns instead of corrupting it. Waiting happens without the GIL (the holder may
+// need it to finish).
+class GameLock {
+ public:
+  explicit GameLock(const Game& g) : lock_(g.busy.m, std::try_to_lock) {
+    if (!lock_.owns_lock()) {
+      pybind11::gil_scoped_release release;
+      lock_.lock();
+    }
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
 
 }  // namespace polyenv::python
