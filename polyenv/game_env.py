@@ -107,14 +107,19 @@ class GameEnv:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "GameEnv":
-        """Restores a game saved by ``to_bytes()`` (exact round trip)."""
+        """Restores a game saved by ``to_bytes()`` (exact round trip of the state).
+
+        Every range and invariant is checked; a bad state raises ValueError. The
+        event journal is not part of the bytes: the restored game starts an empty
+        one (pickle, ``copy.deepcopy`` and ``clone()`` keep it).
+        """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ValueError("from_bytes expects bytes")
         game = _core.Game.from_bytes(bytes(data))
         return cls._wrap(game, dict(map_size=game.map_size, players=None, level=None))
 
     def to_bytes(self) -> bytes:
-        """The complete state (board, units, RNG, counters) as versioned bytes."""
+        """The complete state (board, units, RNG, counters) as versioned bytes (not the event journal)."""
         return self._game.to_bytes()
 
     def clone(self) -> "GameEnv":
@@ -129,11 +134,12 @@ class GameEnv:
 
     def __reduce__(self):
         # Rebuilt from its construction arguments (so reset() keeps the level or
-        # blank board), then the position is loaded. The event journal is not kept.
+        # blank board), then the position and the event journal are loaded: like
+        # clone() and deepcopy, pickle copies the whole object (to_bytes is the state only).
         config = dict(self._config)
         if config.get("level") is not None:
             config["level"] = self._game.level_csv
-        return (_restore, (self.to_bytes(), config))
+        return (_restore, (self.to_bytes(), config, self._game.journal_bytes()))
 
     def __eq__(self, other) -> bool:
         return isinstance(other, GameEnv) and self._game.equals(other._game)
@@ -425,14 +431,16 @@ def _sequence(value, name: str) -> list:
     return list(value)
 
 
-def _restore(data: bytes, config: dict) -> GameEnv:
-    """Unpickling: rebuild from the construction arguments, then load the position."""
+def _restore(data: bytes, config: dict, journal: bytes | None = None) -> GameEnv:
+    """Unpickling: rebuild from the construction arguments, then load the position and the journal."""
     config = dict(config)
     if config.pop("blank", False):
         env = GameEnv.blank(**config)
     elif config.get("players") is None and config.get("level") is None:
-        return GameEnv.from_bytes(data)  # a game restored from bytes: its source is the bytes
+        env = GameEnv.from_bytes(data)  # a game restored from bytes: its source is the bytes
     else:
         env = GameEnv(**config)
-    env._game.load_bytes(data)
+        env._game.load_bytes(data)
+    if journal is not None:
+        env._game.load_journal(journal)
     return env

@@ -184,6 +184,7 @@ void edit_grant_tech(GameState& s, int player, int tech) {
 void edit_set_stars(GameState& s, int player, int stars) {
   check_player(s, player);
   if (stars < 0) fail("stars cannot be negative");
+  if (stars > kMaxStars) fail("stars " + std::to_string(stars) + " are above MAX_STARS (" + std::to_string(kMaxStars) + ")");
   s.players[player].stars = stars;
 }
 

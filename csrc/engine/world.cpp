@@ -193,7 +193,7 @@ void add_city_worth(GameState& s, int city, int delta) {
 }
 
 void gain_stars(GameState& s, int player, int n) {
-  s.players[player].stars += n;
+  s.players[player].stars = int32_t(std::min<int64_t>(int64_t(s.players[player].stars) + n, kMaxStars));
   if (s.players[player].stars >= kTombStars) make_monument_available(s, player, kEmperorsTomb);
 }
 

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstring>
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -172,6 +173,55 @@ py::dict tile_dict(const GameState& s, int t) {
 // Uniform random play (the full legal list rebuilt before every action) to the end
 // or for max_actions (< 0: no limit). `counts`, if given, receives the legal-list
 // size of every decision. Returns the number of actions applied.
+// The event journal as bytes (pickle keeps it; to_bytes is the game state only):
+// per player a uint32 count, then per record its sequence (uint64), features,
+// affected rows and mask, field by field (no padding bytes).
+std::string journal_bytes(const Journal& j) {
+  std::string out;
+  auto put = [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); };
+  for (const auto& records : j.records) {
+    const uint32_t n = uint32_t(records.size());
+    put(&n, sizeof n);
+    for (const JournalRecord& r : records) {
+      put(&r.sequence, sizeof r.sequence);
+      put(r.features.data(), sizeof r.features);
+      put(r.affected.data(), sizeof r.affected);
+      put(r.affected_mask.data(), sizeof r.affected_mask);
+    }
+  }
+  return out;
+}
+
+Journal parse_journal(std::string_view in, int players) {
+  constexpr size_t kRecord = sizeof(uint64_t) + sizeof(JournalRecord::features) + sizeof(JournalRecord::affected) +
+                             sizeof(JournalRecord::affected_mask);
+  Journal j;
+  j.clear(players);
+  size_t pos = 0;
+  auto get = [&](void* p, size_t n) {
+    if (in.size() - pos < n) throw InvalidArgument("journal bytes are truncated");
+    std::memcpy(p, in.data() + pos, n);
+    pos += n;
+  };
+  for (int p = 0; p < players; ++p) {
+    uint32_t n = 0;
+    get(&n, sizeof n);
+    if (size_t(n) > (in.size() - pos) / kRecord) throw InvalidArgument("journal bytes are truncated");
+    j.records[size_t(p)].resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      JournalRecord& r = j.records[size_t(p)][i];
+      get(&r.sequence, sizeof r.sequence);
+      get(r.features.data(), sizeof r.features);
+      get(r.affected.data(), sizeof r.affected);
+      get(r.affected_mask.data(), sizeof r.affected_mask);
+      if (r.sequence != i + 1) throw InvalidArgument("journal bytes hold a broken sequence");
+      r.action_sequence = r.sequence;
+    }
+  }
+  if (pos != in.size()) throw InvalidArgument("journal bytes have trailing data");
+  return j;
+}
+
 int random_playout(Game& g, int max_actions, uint64_t seed, bool record_events,
                    std::vector<int32_t>* counts = nullptr) {
   Rng rng;
@@ -277,7 +327,15 @@ void init_game(py::module_& m) {
         return c;
       })
       .def("to_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(serialize(g.state)); })
-      .def("equals", [](const Game& a, const Game& b) { return a.state == b.state; })
+      .def("equals", [](const Game& a, const Game& b) {
+        GameState copy;
+        {
+          GameLock lock(a);  // one lock at a time: no lock-order deadlock between a.equals(b) and b.equals(a)
+          copy = a.state;
+        }
+        GameLock lock(b);
+        return copy == b.state;
+      })
       .def("legal_actions", [](Game& g) { GameLock lock(g);
         const int total = g.legal_now();
         auto out = new_array<int32_t>({total});
@@ -405,6 +463,12 @@ void init_game(py::module_& m) {
         d["sequence"] = sequence;
         d["action_sequence"] = action_sequence;
         return py::make_tuple(d, int64_t(records.size()));
+      })
+      .def("journal_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(journal_bytes(g.journal)); })
+      .def("load_journal", [](Game& g, py::bytes data) { GameLock lock(g);
+        // Parsed and checked completely before the journal is replaced.
+        Journal loaded = parse_journal(std::string_view(data), g.state.num_players);
+        g.journal = std::move(loaded);
       })
       .def("check_invariants", [](const Game& g) { GameLock lock(g); return check_invariants(g.state); })
       .def("ranking", [](const Game& g) { GameLock lock(g); return ranking(g.state); })
