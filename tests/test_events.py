@@ -162,10 +162,12 @@ def test_journal_never_shows_unexplored_tiles(seed, players):
         if game.game_over:
             break
         legal = game.legal_actions()
+        # The view BEFORE the action: a tile the action itself reveals must not pass.
+        before = [game.observe(p, max_actions=1)["map_tokens"][:, 0] for p in range(players)]
         game.step(int(legal[rng.integers(len(legal))]))
         for p in range(players):
             events, cursors[p] = game.visible_events_numpy(cursors[p], p)
-            explored = game.observe(p, max_actions=1)["map_tokens"][:, 0]
+            explored = before[p]
             for f, aff, mask in zip(events["features"], events["affected"], events["affected_mask"]):
                 for col in ("source_index", "target_index"):
                     tile = f[F[col]]
