@@ -238,3 +238,17 @@ def test_level_pair_differs_only_where_player_0_cannot_see():
     a, b = (GameEnv(seed=5, level=t) for t in level_pair())
     assert a.full_map_numpy().tolist() != b.full_map_numpy().tolist()
     assert_same_view(a, b)
+
+
+def test_observed_unit_ids_are_numbered_at_first_sight():
+    env = base()
+    col = list(polyenv.MAP_TOKEN_FEATURE_NAMES).index("observed_unit_id")
+    env.place_unit(1, "warrior", tile(8, 2))      # hidden from player 0
+    env.place_unit(0, "warrior", tile(2, 2))
+    env.place_unit(1, "rider", tile(9, 1))        # hidden from player 0
+    tokens = env.observe(0)["map_tokens"]
+    assert tokens[tile(2, 2), col] == 1 and tokens[tile(8, 2), col] == 0  # an unexplored tile is all zeros
+    env.reveal(0, [tile(9, 1), tile(8, 2)])        # both at once: numbered in tile order
+    tokens = env.observe(0)["map_tokens"]
+    assert (tokens[tile(8, 2), col], tokens[tile(9, 1), col]) == (2, 3)
+    env.check_invariants()

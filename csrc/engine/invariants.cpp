@@ -42,8 +42,12 @@ std::string check_invariants(const GameState& s) {
   for (size_t i = 0; i < s.unit_alias.size(); ++i) {
     const int32_t alias = s.unit_alias[i];
     const int p = int(i % size_t(players));
-    if (alias < 0 || alias > s.players[p].units_sighted || (alias != 0 && !s.units[i / size_t(players)].alive())) {
+    const Unit& u = s.units[i / size_t(players)];
+    if (alias < 0 || alias > s.players[p].units_sighted || (alias != 0 && !u.alive())) {
       return at("observed unit id", int(i)) + "out of range";
+    }
+    if (alias == 0 && u.alive() && u.tile >= 0 && u.tile < tiles && sees_tile(s, p, u.tile)) {
+      return at("observed unit id", int(i)) + "missing for a unit the player sees";
     }
   }
   std::vector<int> supported(s.cities.size(), 0), cities_of(players, 0), connected_of(players, 0);

@@ -120,6 +120,7 @@ int edit_place_unit(GameState& s, int player, int type, int tile, int hp, bool v
   u.veteran = veteran;
   u.kills = uint8_t(kills);
   u.land_type = is_naval(type) ? int8_t(carried_type) : int8_t(kNoUnit);
+  note_sightings(s);
   return slot;
 }
 
@@ -199,6 +200,7 @@ void edit_reveal(GameState& s, int player, const std::vector<int>& tiles) {
   if (tiles.empty()) for (int t = 0; t < s.num_tiles; ++t) set(t);
   for (int t : tiles) set(t);
   touch_moves(s);
+  note_sightings(s);
 }
 
 void edit_set_current_player(GameState& s, int player) {
