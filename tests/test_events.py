@@ -178,3 +178,19 @@ def test_journal_never_shows_unexplored_tiles(seed, players):
                     assert f[F["target_observed_unit_id"]] == -1 and f[F["damage"]] == -1
                 for row in aff[mask == 1]:
                     assert explored[row[A["tile_index"]]] == 1
+
+
+def test_destroyed_unit_keeps_its_observed_id_in_the_event():
+    # Observed ids are per observer and given at first sight; a unit the action destroys keeps the
+    # id each observer knew it by.
+    game = duel()
+    game.place_unit(1, "rider", (3, 5))
+    game.place_unit(0, "catapult", (3, 3))
+    game.place_unit(1, "warrior", (3, 4), hp=1)
+    known = [game.observe(p)["map_tokens"][3 * 8 + 4][21] for p in (0, 1)]
+    assert known == [3, 3]   # both saw the rider (1), the catapult (2), then the warrior (3)
+    game.step(game.action_id("attack", source=(3, 3), target=(3, 4)))
+    for p in (0, 1):
+        f = last_event(game, p)["features"]
+        assert f[F["unit_destroyed"]] == 1
+        assert f[F["target_observed_unit_id"]] == known[p]
