@@ -145,7 +145,7 @@ def test_hidden_columns_stay_hidden():
 
 def hidden_edit_pairs(seed):
     """A seeded random game, and at several points a clone whose tiles hidden from player 0 (outside
-    its territory, away from its units) are changed."""
+    its territory) change terrain and whose hidden enemy units far from player 0's units are removed."""
     rng = np.random.default_rng(seed)
     env = GameEnv(seed=seed, map_size=11)
     for _ in range(6):
@@ -164,6 +164,15 @@ def hidden_edit_pairs(seed):
             other.set_terrain(t, "forest" if info["terrain"] == "plain" else "plain")
             other.set_resource(t, None)
             edited += 1
+        # Hidden enemy units far from every unit of player 0 (beyond any reach and zone of control).
+        n = env.map_size
+        mine = [t for t in range(env.num_tiles) if (u := env.unit_at(t)) is not None and u["owner"] == OBSERVER]
+        for t in map(int, np.flatnonzero(~seen)):
+            u = env.unit_at(t)
+            far = all(max(abs(t // n - m // n), abs(t % n - m % n)) > 5 for m in mine)
+            if u is not None and u["owner"] != OBSERVER and far:
+                other.remove_unit(t)
+                edited += 1
         yield env, other, edited
 
 
