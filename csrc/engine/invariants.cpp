@@ -115,8 +115,9 @@ std::string check_invariants(const GameState& s) {
     if (s.tiles[city.tile].terrain != kCity) return at("city", c) + "centre terrain is not a city";
     if (city.uid < 1 || city.uid >= s.next_uid) return at("city", c) + "id out of range";
     if (city.population > kMaxSanePopulation || city.level > kMaxSaneLevel) return at("city", c) + "population or level too high";
-    if (city.workshops < 0 || city.parks < 0 || city.customs_ports < 0 || city.workshops > kMaxSaneLevel ||
-        city.parks > kMaxSaneLevel || city.customs_ports > 8 || !flag(city.connected) || city.flags > 7 ||
+    // customs_ports can go below 0: a captured pair's bonus is taken back from the new owner's city.
+    if (city.workshops < 0 || city.parks < 0 || city.workshops > kMaxSaneLevel || city.parks > kMaxSaneLevel ||
+        city.customs_ports < -kMaxSaneLevel || city.customs_ports > kMaxSaneLevel || !flag(city.connected) || city.flags > 7 ||
         city.pad[0] || city.pad[1]) {
       return at("city", c) + "bad counter or flag";
     }
