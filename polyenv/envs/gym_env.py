@@ -31,7 +31,10 @@ int8 ``[A]`` (global: A = ``action_space_size``; rows: A = ``max_actions``), and
 in rows mode ``action_id`` int32 ``[max_actions]`` (-1 padding) and
 ``action_features`` int32 ``[max_actions, 17]`` (``polyenv.ACTION_FEATURE_NAMES``).
 The Box bounds are the engine's real value ranges (see :func:`observation_bounds`
-and docs/gymnasium.md). At most ``max_actions`` legal actions are represented
+and docs/gymnasium.md). With ``observation_format="flat"`` the observation is
+``{"observation": Box(float32, [D]), "action_mask"}`` instead: every field
+above (rows mode: the rows' features) scaled into [-1, 1] by
+:class:`polyenv.flat.FlatEncoder` (columns in docs/integrations.md). At most ``max_actions`` legal actions are represented
 (the canonical prefix, End Turn kept): only represented actions are legal.
 
 **Rewards.** ``reward="terminal"``: +1 when the learner wins, -1 when it loses,
@@ -61,6 +64,7 @@ from gymnasium import spaces
 from .. import bots
 from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS,
                       UNIT_TYPES, resolve_tribes)
+from ..flat import FlatEncoder
 from ..game_env import GameEnv, _read_level
 from ..vector_env import REWARDS, SCORE_SCALE
 
@@ -87,6 +91,7 @@ _ACTION_MODES = ("global", "rows")
 _INVALID = ("raise", "end_turn", "penalty")
 _INFO_MODES = ("fast", "debug")
 _LEVEL_SELECTIONS = ("round_robin", "seeded_random")
+_OBSERVATION_FORMATS = ("dict", "flat")
 
 
 def observation_bounds(num_tiles: int, num_players: int, turn_limit: int, max_actions: int,
@@ -190,6 +195,14 @@ def observation_space(num_tiles: int, num_players: int, turn_limit: int, action_
     return spaces.Dict(fields)
 
 
+def flat_encoder(observation_format, map_size: int, num_players: int, turn_limit: int, action_mode: str,
+                 max_actions: int) -> FlatEncoder | None:
+    """The encoder of ``observation_format="flat"`` (None for ``"dict"``); ValueError for another format."""
+    if _choice(observation_format, _OBSERVATION_FORMATS, "observation_format") == "dict":
+        return None
+    return FlatEncoder(map_size, num_players, turn_limit, max_actions if action_mode == "rows" else 0)
+
+
 def load_level_pool(levels) -> tuple[list[str], list[str | None]]:
     """Expands ``levels`` (a path, a glob, CSV text, or a list of them) into (texts, paths).
 
@@ -281,6 +294,8 @@ class TribesEnv(gym.Env):
             actions, the level path, the scores and the episode seed).
         render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]); the full board.
         full_observability: play without fog of war.
+        observation_format: ``"dict"`` (the native int32 fields) or ``"flat"``:
+            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.flat`).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -290,7 +305,7 @@ class TribesEnv(gym.Env):
                  action_mode: str = "global", max_actions: int = 512, levels=None,
                  level_selection: str = "round_robin", reward: str = "terminal", invalid_action: str = "raise",
                  invalid_action_penalty: float = -0.1, info_mode: str = "fast", render_mode: str | None = None,
-                 full_observability: bool = False):
+                 full_observability: bool = False, observation_format: str = "dict"):
         super().__init__()
         self._level_texts, self._level_paths = load_level_pool(levels) if levels is not None else ([], [])
         self._tribes = resolve_tribes(players, bool(self._level_texts))
@@ -321,8 +336,14 @@ class TribesEnv(gym.Env):
         self.action_space_size = game.action_space_size
         self.action_space_fingerprint = game.action_space_fingerprint
         self.turn_limit = game.turn_limit
-        self.observation_space = observation_space(game.num_tiles, P, game.turn_limit, action_mode, self.max_actions,
-                                                   self.action_space_size)
+        self.observation_format = observation_format
+        self._flat = flat_encoder(observation_format, game.map_size, P, game.turn_limit, action_mode, self.max_actions)
+        if self._flat is None:
+            self.observation_space = observation_space(game.num_tiles, P, game.turn_limit, action_mode,
+                                                       self.max_actions, self.action_space_size)
+        else:
+            self.observation_space = self._flat.space(self.action_space_size if action_mode == "global"
+                                                      else self.max_actions)
         self.action_space = spaces.Discrete(self.action_space_size if action_mode == "global" else self.max_actions)
         self._game: GameEnv = game
         self._level_index = 0
@@ -363,6 +384,9 @@ class TribesEnv(gym.Env):
         else:
             obs = {"map_tokens": o["map_tokens"], "state": o["state"], "action_mask": o["action_mask"].view(np.int8),
                    "action_id": ids, "action_features": o["action_features"]}
+        if self._flat is not None:
+            flat = self._flat.encode(o["map_tokens"], o["state"], observer, o["action_features"], count)
+            obs = {"observation": flat, "action_mask": obs["action_mask"]}
         self._obs, self._raw = obs, o
         return obs
 

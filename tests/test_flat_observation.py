@@ -1,0 +1,110 @@
+"""observation_format="flat" on Tribes-v0 and TribesVectorEnv, and TribesVectorEnv(autoreset=False)."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode
+
+import polyenv  # noqa: F401  (registers polyenv/Tribes-v0)
+from polyenv.envs.gym_env import TribesEnv
+from polyenv.flat import FLAT_ACTION_FEATURE_NAMES, FLAT_STATE_FEATURE_NAMES, FLAT_TILE_FEATURE_NAMES, FlatEncoder
+from polyenv.vector import TribesVectorEnv
+from polyenv.vector.gym_vector import EnvironmentFinishedError
+
+
+def masked_actions(rng, masks):
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+
+
+def test_feature_names_cover_the_vector_and_bounds_hold():
+    enc = FlatEncoder(map_size=8, num_players=2, turn_limit=30, max_actions=16)
+    names = enc.feature_names()
+    assert len(names) == enc.size == 64 * len(FLAT_TILE_FEATURE_NAMES) + len(FLAT_STATE_FEATURE_NAMES) \
+        + 16 * len(FLAT_ACTION_FEATURE_NAMES)
+    assert len(set(names)) == len(names) and names[0] == "tile0.explored" and names[-1] == "row15.affordable"
+    low, high = enc.bounds()
+    assert low.min() == -1 and high.max() == 1
+
+
+def test_flat_encoding_of_known_tiles():
+    game = polyenv.GameEnv(seed=0, map_size=8)
+    game.place_unit(0, "warrior", (2, 3), hp=5)
+    o = game.observe(0)
+    enc = FlatEncoder(8, 2, game.turn_limit)
+    flat = enc.encode(o["map_tokens"], o["state"], 0).reshape(-1)
+    F = len(FLAT_TILE_FEATURE_NAMES)
+    tile = flat[(2 * 8 + 3) * F:(2 * 8 + 4) * F]
+    col = {n: tile[i] for i, n in enumerate(FLAT_TILE_FEATURE_NAMES)}
+    assert col["explored"] == 1 and col["unit_own"] == 1 and col["unit_warrior"] == 1 and col["unit_other"] == 0
+    assert col["unit_hp"] == pytest.approx(5 / 45)
+    unexplored = np.flatnonzero(o["map_tokens"][:, 0] == 0)
+    assert unexplored.size and not flat[:64 * F].reshape(64, F)[unexplored].any(), "fog must be all zeros"
+    state = dict(zip(FLAT_STATE_FEATURE_NAMES, flat[64 * F:]))
+    assert state["my_turn"] == 1 and state["game_over"] == 0
+
+
+@pytest.mark.parametrize("action_mode", ["global", "rows"])
+def test_gym_env_flat_passes_checkers(action_mode):
+    env = gym.make("polyenv/Tribes-v0", map_size=8, max_turns=6, observation_format="flat", action_mode=action_mode,
+                   max_actions=32, invalid_action="end_turn")
+    check_env(env.unwrapped, skip_render_check=True)
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    sb3_checker.check_env(env.unwrapped, warn=True)
+
+
+def test_vector_flat_matches_the_encoding_of_the_dict_observation():
+    kw = dict(num_envs=3, map_size=8, max_turns=5, action_mode="rows", max_actions=24, seed=5)
+    flat = TribesVectorEnv(observation_format="flat", **kw)
+    nested = TribesVectorEnv(**kw)
+    enc = FlatEncoder(8, 2, flat.turn_limit, 24)
+    rng = np.random.default_rng(0)
+    (fo, _), (no, _) = flat.reset(seed=1), nested.reset(seed=1)
+    for _ in range(150):
+        expected = enc.encode(no["map_tokens"], no["state"], 0, no["action_features"],
+                              no["action_mask"].sum(axis=1))
+        np.testing.assert_array_equal(fo["observation"], expected)
+        np.testing.assert_array_equal(fo["action_mask"], no["action_mask"])
+        assert flat.observation_space.contains(fo)
+        a = masked_actions(rng, flat.action_masks())
+        fo, *_ = flat.step(a)
+        no, *_ = nested.step(a)
+
+
+@pytest.mark.parametrize("copy", [True, False])
+@pytest.mark.parametrize("observation_format", ["dict", "flat"])
+def test_autoreset_disabled_holds_finished_envs_until_reset_mask(copy, observation_format):
+    env = TribesVectorEnv(num_envs=4, map_size=8, max_turns=3, autoreset=False, copy=copy,
+                          observation_format=observation_format, seed=0)
+    assert env.autoreset_mode == AutoresetMode.DISABLED and env.metadata["autoreset_mode"] == AutoresetMode.DISABLED
+    assert TribesVectorEnv(num_envs=1, map_size=8).autoreset_mode == AutoresetMode.SAME_STEP
+    env.reset(seed=0)
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(300):
+        obs, rewards, term, trunc, infos = env.step(masked_actions(rng, env.action_masks()))
+        assert "final_obs" not in infos
+        if term.any():
+            finished += int(term.sum())
+            held = np.flatnonzero(term)
+            assert not obs["action_mask"][held].any() and rewards[held].all()
+            with pytest.raises(EnvironmentFinishedError):
+                env.step(np.zeros(4, np.int64))
+            running = np.flatnonzero(~term)
+            if running.size:
+                with pytest.raises(ValueError, match="mid-episode"):
+                    env.reset(options={"reset_mask": ~term})
+            obs, _ = env.reset(options={"reset_mask": term.copy()})
+            assert obs["action_mask"][held].any(axis=1).all()
+    assert finished > 0
+
+
+def test_reset_mask_needs_autoreset_off():
+    env = TribesVectorEnv(num_envs=2, map_size=8, seed=0)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="autoreset=False"):
+        env.reset(options={"reset_mask": np.array([True, False])})
+    with pytest.raises(ValueError, match="autoreset"):
+        TribesVectorEnv(num_envs=2, map_size=8, autoreset="no")
+    with pytest.raises(ValueError, match="observation_format"):
+        TribesVectorEnv(num_envs=2, map_size=8, observation_format="nested")
