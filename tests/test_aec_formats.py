@@ -77,7 +77,9 @@ def test_flat_observations_are_in_their_space(action_mode):
 
 
 @pytest.mark.parametrize("kw", [dict(observation_format="flat"), dict(action_mode="rows", max_actions=32),
-                                dict(observation_format="flat", action_mode="rows", max_actions=32)])
+                                dict(observation_format="flat", action_mode="rows", max_actions=32),
+                                dict(observation_format="box", action_mode="rows", max_actions=32),
+                                dict(observation_format="box")])
 def test_pettingzoo_api_test_passes(kw):
     api_test(tribes_aec_v0.env(players=2, map_size=8, max_turns=5, **kw), num_cycles=200)
 
@@ -87,3 +89,24 @@ def test_pettingzoo_api_test_passes(kw):
 def test_bad_arguments_raise(kw):
     with pytest.raises(ValueError):
         tribes_aec_v0.raw_env(players=2, map_size=8, **kw)
+
+
+@pytest.mark.parametrize("action_mode", ["global", "rows"])
+def test_box_format_puts_the_mask_in_the_infos(action_mode):
+    env = tribes_aec_v0.raw_env(players=2, map_size=8, max_turns=6, observation_format="box",
+                                action_mode=action_mode, max_actions=16)
+    flat = tribes_aec_v0.raw_env(players=2, map_size=8, max_turns=6, observation_format="flat",
+                                 action_mode=action_mode, max_actions=16)
+    rng = np.random.default_rng(0)
+    env.reset(seed=2)
+    flat.reset(seed=2)
+    for _ in range(200):
+        if not env.agents:
+            break
+        obs, _, term, trunc, info = env.last()
+        expected = flat.observe(flat.agent_selection)
+        np.testing.assert_array_equal(obs, expected["observation"])
+        np.testing.assert_array_equal(info["action_mask"], expected["action_mask"])
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(info["action_mask"])))
+        env.step(action)
+        flat.step(action)

@@ -44,10 +44,11 @@ def test_flat_encoding_of_known_tiles():
     assert state["my_turn"] == 1 and state["game_over"] == 0
 
 
+@pytest.mark.parametrize("observation_format", ["flat", "box"])
 @pytest.mark.parametrize("action_mode", ["global", "rows"])
-def test_gym_env_flat_passes_checkers(action_mode):
-    env = gym.make("polyenv/Tribes-v0", map_size=8, max_turns=6, observation_format="flat", action_mode=action_mode,
-                   max_actions=32, invalid_action="end_turn")
+def test_gym_env_flat_passes_checkers(action_mode, observation_format):
+    env = gym.make("polyenv/Tribes-v0", map_size=8, max_turns=6, observation_format=observation_format,
+                   action_mode=action_mode, max_actions=32, invalid_action="end_turn")
     check_env(env.unwrapped, skip_render_check=True)
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
     sb3_checker.check_env(env.unwrapped, warn=True)

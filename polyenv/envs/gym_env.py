@@ -34,7 +34,9 @@ The Box bounds are the engine's real value ranges (see :func:`observation_bounds
 and docs/gymnasium.md). With ``observation_format="flat"`` the observation is
 ``{"observation": Box(float32, [D]), "action_mask"}`` instead: every field
 above (rows mode: the rows' features) scaled into [-1, 1] by
-:class:`polyenv.flat.FlatEncoder` (columns in docs/integrations.md). At most ``max_actions`` legal actions are represented
+:class:`polyenv.flat.FlatEncoder` (columns in docs/integrations.md); ``"box"`` returns
+that vector alone (a ``Box``, for wrappers such as ``NormalizeObservation``),
+the mask in ``info["action_mask"]`` and ``action_masks()``. At most ``max_actions`` legal actions are represented
 (the canonical prefix, End Turn kept): only represented actions are legal.
 
 **Rewards.** ``reward="terminal"``: +1 when the learner wins, -1 when it loses,
@@ -91,7 +93,7 @@ _ACTION_MODES = ("global", "rows")
 _INVALID = ("raise", "end_turn", "penalty")
 _INFO_MODES = ("fast", "debug")
 _LEVEL_SELECTIONS = ("round_robin", "seeded_random")
-_OBSERVATION_FORMATS = ("dict", "flat")
+_OBSERVATION_FORMATS = ("dict", "flat", "box")
 
 
 def observation_bounds(num_tiles: int, num_players: int, turn_limit: int, max_actions: int,
@@ -294,8 +296,9 @@ class TribesEnv(gym.Env):
             actions, the level path, the scores and the episode seed).
         render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]); the full board.
         full_observability: play without fog of war.
-        observation_format: ``"dict"`` (the native int32 fields) or ``"flat"``:
-            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.flat`).
+        observation_format: ``"dict"`` (the native int32 fields), ``"flat"``:
+            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.flat`), or
+            ``"box"``: that Box alone (the mask from ``action_masks()`` and ``info["action_mask"]``).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -342,8 +345,8 @@ class TribesEnv(gym.Env):
             self.observation_space = observation_space(game.num_tiles, P, game.turn_limit, action_mode,
                                                        self.max_actions, self.action_space_size)
         else:
-            self.observation_space = self._flat.space(self.action_space_size if action_mode == "global"
-                                                      else self.max_actions)
+            space = self._flat.space(self.action_space_size if action_mode == "global" else self.max_actions)
+            self.observation_space = space["observation"] if observation_format == "box" else space
         self.action_space = spaces.Discrete(self.action_space_size if action_mode == "global" else self.max_actions)
         self._game: GameEnv = game
         self._level_index = 0
@@ -384,9 +387,10 @@ class TribesEnv(gym.Env):
         else:
             obs = {"map_tokens": o["map_tokens"], "state": o["state"], "action_mask": o["action_mask"].view(np.int8),
                    "action_id": ids, "action_features": o["action_features"]}
+        self._mask = obs["action_mask"]
         if self._flat is not None:
             flat = self._flat.encode(o["map_tokens"], o["state"], observer, o["action_features"], count)
-            obs = {"observation": flat, "action_mask": obs["action_mask"]}
+            obs = flat if self.observation_format == "box" else {"observation": flat, "action_mask": self._mask}
         self._obs, self._raw = obs, o
         return obs
 
@@ -402,6 +406,8 @@ class TribesEnv(gym.Env):
             "action_space_fingerprint": self.action_space_fingerprint,
             "learner_seat": self._seat,
         }
+        if self.observation_format == "box":
+            info["action_mask"] = self._mask.copy()
         if invalid is not None:
             info["invalid_action"] = invalid
         if g.game_over:
@@ -480,7 +486,7 @@ class TribesEnv(gym.Env):
             raise ValueError(f"action {action!r} is outside the action space {self.action_space}")
         a = int(action)
         if self.action_mode == "global":
-            return a, bool(self._obs["action_mask"][a])
+            return a, bool(self._mask[a])
         count = int(self._raw["legal_action_count"])
         return (int(self._raw["action_id"][a]), True) if a < count else (-1, False)
 
@@ -501,7 +507,8 @@ class TribesEnv(gym.Env):
                 raise ValueError(f"{what} is not a legal action now (player {actor}, round {g.turn}); "
                                  f"{int(self._raw['legal_action_count'])} legal actions are represented")
             if self.invalid_action == "penalty":
-                obs = {k: v.copy() for k, v in self._obs.items()}  # callers own every returned array
+                obs = {k: v.copy() for k, v in self._obs.items()} if isinstance(self._obs, dict) \
+                    else self._obs.copy()  # callers own every returned array
                 return obs, self.invalid_action_penalty, False, False, self._info(invalid=True)
             a = int(self._raw["action_id"][0])  # End Turn is row 0 whenever it is legal
         before = self._score_margin(actor)
@@ -520,7 +527,7 @@ class TribesEnv(gym.Env):
         """The legal actions of the current observation as bool ``[action_space.n]`` (for MaskablePPO)."""
         if self._obs is None:
             raise RuntimeError("call reset() first")
-        return self._obs["action_mask"].astype(bool)
+        return self._mask.astype(bool)
 
     def render(self):
         """``"ansi"`` -> str, ``"rgb_array"`` -> uint8 [H, W, 3]: the full board (no fog); None without render_mode."""

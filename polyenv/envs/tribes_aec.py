@@ -35,7 +35,10 @@ owners relative to the agent, unexplored tiles all zero) and ``state`` int32
 ``[11]`` (``polyenv.STATE_FEATURE_NAMES``), plus ``action_mask`` int8 ``[A]``
 over the global ids — all zeros when it is not the agent's turn.
 ``observation_format="flat"`` replaces ``observation`` by one float32 vector
-of scaled features in [-1, 1] (:mod:`polyenv.flat`, docs/integrations.md).
+of scaled features in [-1, 1] (:mod:`polyenv.flat`, docs/integrations.md);
+``"box"`` makes that vector the whole observation (a ``Box`` space, as
+SuperSuit's observation wrappers need) and moves ``action_mask`` into the
+infos, the other place PettingZoo puts it.
 
 **Rows mode** (``action_mode="rows"``, as ``Tribes-v0``): the action is an
 index into ``max_actions`` padded rows of legal actions (the canonical prefix
@@ -78,7 +81,7 @@ path or text, or a list of them with the same board size and player count;
 ``reset(seed)`` plays ``levels[seed % len(levels)]``), ``full_observability``,
 ``max_cycles``, ``render_mode``, ``action_mode`` (``"global"`` or ``"rows"``),
 ``max_actions`` (rows, and the width of ``info_legal_actions``; default 512),
-``observation_format`` (``"dict"`` or ``"flat"``), ``info_legal_actions``.
+``observation_format`` (``"dict"``, ``"flat"`` or ``"box"``), ``info_legal_actions``.
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ _INT32 = np.iinfo(np.int32)
 _EMPTY_IDS = np.zeros(0, dtype=np.int32)
 _EMPTY_IDS.flags.writeable = False
 _ACTION_MODES = ("global", "rows")
-_OBSERVATION_FORMATS = ("dict", "flat")
+_OBSERVATION_FORMATS = ("dict", "flat", "box")
 
 
 def env(**kwargs) -> AECEnv:
@@ -145,7 +148,8 @@ class raw_env(AECEnv, EzPickle):
         render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
         action_mode: ``"global"`` (ids) or ``"rows"`` (indices into ``max_actions`` legal rows).
         max_actions: rows represented in rows mode, and the width of ``info_legal_actions``.
-        observation_format: ``"dict"`` (native int32 fields) or ``"flat"`` (float32 vector, :mod:`polyenv.flat`).
+        observation_format: ``"dict"`` (native int32 fields), ``"flat"`` (float32 vector, :mod:`polyenv.flat`)
+            or ``"box"`` (that vector alone; ``action_mask`` in the infos).
         info_legal_actions: add the padded legal ids and their count to the selected agent's info.
     """
 
@@ -194,11 +198,11 @@ class raw_env(AECEnv, EzPickle):
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         rows = self.max_actions if action_mode == "rows" else 0
         self._flat = FlatEncoder(self._map_size, P, self._game.turn_limit, rows) \
-            if observation_format == "flat" else None
+            if observation_format != "dict" else None
         n = A if action_mode == "global" else self.max_actions
         # One space object per agent (PettingZoo seeds them separately).
         bounds = observation_bounds(T, P, self._game.turn_limit, self.max_actions, A)
-        self.observation_spaces = {a: self._flat.space(n) if self._flat else _observation_space(T, n, rows, bounds)
+        self.observation_spaces = {a: self._flat_space(n) if self._flat else _observation_space(T, n, rows, bounds)
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rows: dict | None = None  # rows mode: the selected agent's GameEnv.observe (computed on demand)
@@ -283,8 +287,16 @@ class raw_env(AECEnv, EzPickle):
                 self._legal_intp = self._legal.astype(np.intp)
             mask[self._legal_intp] = 1
         if self._flat is not None:
-            return {"observation": self._flat.encode(tokens, state, player), "action_mask": mask}
+            return self._flat_observation(self._flat.encode(tokens, state, player), mask)
         return {"observation": {"map_tokens": tokens, "state": state}, "action_mask": mask}
+
+    def _flat_observation(self, flat: np.ndarray, mask: np.ndarray):
+        return flat if self.observation_format == "box" else {"observation": flat, "action_mask": mask}
+
+    def _flat_space(self, mask_size: int) -> spaces.Space:
+        """"flat": Dict(observation=Box, action_mask); "box": the Box alone (the mask is in the infos)."""
+        space = self._flat.space(mask_size)
+        return space["observation"] if self.observation_format == "box" else space
 
     def _selected_rows(self) -> dict:
         """The selected agent's ``GameEnv.observe`` with its legal-action rows (cached per position)."""
@@ -304,18 +316,27 @@ class raw_env(AECEnv, EzPickle):
             features = np.zeros((self.max_actions, 17), np.int32)
             count, mask = 0, np.zeros(self.max_actions, np.int8)
         if self._flat is not None:
-            return {"observation": self._flat.encode(tokens, state, player, features, count), "action_mask": mask}
+            return self._flat_observation(self._flat.encode(tokens, state, player, features, count), mask)
         return {"observation": {"map_tokens": tokens, "state": state, "action_id": ids.copy(),
                                 "action_features": features.copy()}, "action_mask": mask}
 
     def _info(self, legal: np.ndarray) -> dict:
-        """An agent's info: empty, or with ``info_legal_actions`` the padded legal ids and their count."""
-        if not self.info_legal_actions:
-            return {}
-        padded = np.full(self.max_actions, -1, np.int32)
-        n = min(len(legal), self.max_actions)
-        padded[:n] = legal[:n]
-        return {"legal_actions": padded, "legal_action_count": len(legal)}
+        """An agent's info (fixed shape): empty; ``action_mask`` with ``observation_format="box"``;
+        the padded legal ids and their count with ``info_legal_actions``."""
+        info = {}
+        if self.observation_format == "box":
+            mask = np.zeros(self.action_spaces[self.possible_agents[0]].n, np.int8)
+            if self.action_mode == "rows":
+                mask[:min(len(legal), self.max_actions)] = 1  # the represented legal rows come first
+            else:
+                mask[legal] = 1
+            info["action_mask"] = mask
+        if self.info_legal_actions:
+            padded = np.full(self.max_actions, -1, np.int32)
+            n = min(len(legal), self.max_actions)
+            padded[:n] = legal[:n]
+            info.update(legal_actions=padded, legal_action_count=len(legal))
+        return info
 
     def step(self, action) -> None:
         """Applies the selected agent's action id (``None`` for a terminated / truncated agent).

@@ -146,6 +146,9 @@ class TribesVectorEnv(VectorEnv):
             max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
+        if observation_format == "box":
+            raise ValueError("TribesVectorEnv supports observation_format 'dict' or 'flat' (the 'box' format is for "
+                             "single environments; a vector env returns the masks with the observations)")
         self.observation_format = observation_format
         self._flat = flat_encoder(observation_format, probe.map_size, P, probe.turn_limit, action_mode,
                                   self.max_actions)
