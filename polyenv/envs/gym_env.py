@@ -68,6 +68,7 @@ from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS,
                       UNIT_TYPES, resolve_tribes)
 from ..flat import FlatEncoder
 from ..game_env import GameEnv, _read_level
+from ..render import render_frame
 from ..vector_env import REWARDS, SCORE_SCALE
 
 __all__ = ["TribesEnv", "DEFAULT_TRIBES", "observation_bounds", "observation_space", "load_level_pool",
@@ -205,6 +206,13 @@ def flat_encoder(observation_format, map_size: int, num_players: int, turn_limit
     return FlatEncoder(map_size, num_players, turn_limit, max_actions if action_mode == "rows" else 0)
 
 
+def check_tile_px(tile_px) -> int:
+    """Validates ``render_tile_px`` (an integer >= 8; ValueError)."""
+    if isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer)) or tile_px < 8:
+        raise ValueError(f"render_tile_px must be an integer >= 8, got {tile_px!r}")
+    return int(tile_px)
+
+
 def load_level_pool(levels) -> tuple[list[str], list[str | None]]:
     """Expands ``levels`` (a path, a glob, CSV text, or a list of them) into (texts, paths).
 
@@ -294,7 +302,9 @@ class TribesEnv(gym.Env):
             invalid_action_penalty: the reward of a penalised step.
         info_mode: ``"fast"`` or ``"debug"`` (adds descriptions of the legal
             actions, the level path, the scores and the episode seed).
-        render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]); the full board.
+        render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]: ``polyenv.render.render_frame``,
+            a header over the map); the full board.
+        render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
         full_observability: play without fog of war.
         observation_format: ``"dict"`` (the native int32 fields), ``"flat"``:
             ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.flat`), or
@@ -308,7 +318,7 @@ class TribesEnv(gym.Env):
                  action_mode: str = "global", max_actions: int = 512, levels=None,
                  level_selection: str = "round_robin", reward: str = "terminal", invalid_action: str = "raise",
                  invalid_action_penalty: float = -0.1, info_mode: str = "fast", render_mode: str | None = None,
-                 full_observability: bool = False, observation_format: str = "dict"):
+                 full_observability: bool = False, observation_format: str = "dict", render_tile_px: int = 32):
         super().__init__()
         self._level_texts, self._level_paths = load_level_pool(levels) if levels is not None else ([], [])
         self._tribes = resolve_tribes(players, bool(self._level_texts))
@@ -340,6 +350,7 @@ class TribesEnv(gym.Env):
         self.action_space_fingerprint = game.action_space_fingerprint
         self.turn_limit = game.turn_limit
         self.observation_format = observation_format
+        self.render_tile_px = check_tile_px(render_tile_px)
         self._flat = flat_encoder(observation_format, game.map_size, P, game.turn_limit, action_mode, self.max_actions)
         if self._flat is None:
             self.observation_space = observation_space(game.num_tiles, P, game.turn_limit, action_mode,
@@ -534,6 +545,8 @@ class TribesEnv(gym.Env):
         if self.render_mode is None:
             gym.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            return render_frame(self._game, None, self.render_tile_px)
         return self._game.render(self.render_mode)
 
     @property

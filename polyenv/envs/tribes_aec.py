@@ -69,7 +69,8 @@ been played since ``reset``.
 the seed-000 fields incl. action rows), and ``game`` (the :class:`GameEnv`).
 
 **Rendering** (``render_mode``): ``"ansi"`` returns a coloured terminal map,
-``"rgb_array"`` a ``uint8 [N*24, N*24, 3]`` image, ``"human"`` prints the ANSI
+``"rgb_array"`` a ``uint8 [H, N*render_tile_px, 3]`` image (``polyenv.render.render_frame``:
+a header with the round, whose turn it is and the scores over the map), ``"human"`` prints the ANSI
 map at the end of every turn. All views come from ``polyenv.render`` (the
 ground truth, no fog).
 
@@ -81,7 +82,8 @@ path or text, or a list of them with the same board size and player count;
 ``reset(seed)`` plays ``levels[seed % len(levels)]``), ``full_observability``,
 ``max_cycles``, ``render_mode``, ``action_mode`` (``"global"`` or ``"rows"``),
 ``max_actions`` (rows, and the width of ``info_legal_actions``; default 512),
-``observation_format`` (``"dict"``, ``"flat"`` or ``"box"``), ``info_legal_actions``.
+``observation_format`` (``"dict"``, ``"flat"`` or ``"box"``), ``info_legal_actions``,
+``render_tile_px``.
 """
 
 from __future__ import annotations
@@ -98,7 +100,8 @@ from pettingzoo.utils import wrappers
 
 from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..flat import FlatEncoder
-from .gym_env import observation_bounds
+from ..render import render_frame
+from .gym_env import check_tile_px, observation_bounds
 from ..game_env import GameEnv, _read_level
 from . import default_map_size
 
@@ -151,6 +154,7 @@ class raw_env(AECEnv, EzPickle):
         observation_format: ``"dict"`` (native int32 fields), ``"flat"`` (float32 vector, :mod:`polyenv.flat`)
             or ``"box"`` (that vector alone; ``action_mask`` in the infos).
         info_legal_actions: add the padded legal ids and their count to the selected agent's info.
+        render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "tribes_aec_v0",
@@ -159,9 +163,11 @@ class raw_env(AECEnv, EzPickle):
     def __init__(self, players: int | Sequence | None = None, map_size: int | None = None, mode: str = "capitals",
                  max_turns: int | None = None, levels=None, full_observability: bool = False,
                  max_cycles: int | None = None, render_mode: str | None = None, action_mode: str = "global",
-                 max_actions: int = 512, observation_format: str = "dict", info_legal_actions: bool = False):
+                 max_actions: int = 512, observation_format: str = "dict", info_legal_actions: bool = False,
+                 render_tile_px: int = 32):
         EzPickle.__init__(self, players, map_size, mode, max_turns, levels, full_observability, max_cycles,
-                          render_mode, action_mode, max_actions, observation_format, info_legal_actions)
+                          render_mode, action_mode, max_actions, observation_format, info_legal_actions,
+                          render_tile_px)
         super().__init__()
         _check_choice(action_mode, _ACTION_MODES, "action_mode")
         _check_choice(observation_format, _OBSERVATION_FORMATS, "observation_format")
@@ -170,6 +176,7 @@ class raw_env(AECEnv, EzPickle):
         if not isinstance(info_legal_actions, (bool, np.bool_)):
             raise ValueError(f"info_legal_actions must be a bool, got {info_legal_actions!r}")
         self.action_mode, self.observation_format = action_mode, observation_format
+        self.render_tile_px = check_tile_px(render_tile_px)
         self.max_actions, self.info_legal_actions = int(max_actions), bool(info_legal_actions)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -436,6 +443,8 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode == "human":
             print(self._game.render("ansi"), flush=True)
             return None
+        if self.render_mode == "rgb_array":
+            return render_frame(self._game, None, self.render_tile_px)
         return self._game.render(self.render_mode)
 
     def close(self) -> None:
