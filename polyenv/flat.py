@@ -107,6 +107,21 @@ def flat_feature_names(num_tiles: int, max_actions: int = 0) -> tuple[str, ...]:
             + tuple(f"row{r}.{n}" for r in range(max_actions) for n in FLAT_ACTION_FEATURE_NAMES))
 
 
+def _equality_tables(features) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lookup tables of "token column == code" features: (token columns [G], offsets [G], table).
+
+    ``table[offsets[g] + clip(code + 1, 0, W - 1)]`` is the output column of
+    code ``code`` in token column ``columns[g]``, or -1; W is the table width
+    (codes beyond it, e.g. owners 2.., map to its last entry, -1).
+    """
+    columns = sorted({c for _, c, _ in features})
+    width = max(v for *_, v in features) + 3  # codes -1 .. max, then the -1 sentinel
+    table = np.full((len(columns), width), -1, np.intp)
+    for out_column, (_, c, v) in enumerate(features):
+        table[columns.index(c), v + 1] = out_column
+    return np.array(columns, np.intp), np.arange(len(columns), dtype=np.intp) * width, table.ravel()
+
+
 class FlatEncoder:
     """Encodes native observations of one board size into flat float32 vectors (see the module docstring).
 
@@ -125,8 +140,9 @@ class FlatEncoder:
         self._tile_end = T * F
         self._state_end = self._tile_end + len(FLAT_STATE_FEATURE_NAMES)
         self.size = self._state_end + self.max_actions * len(FLAT_ACTION_FEATURE_NAMES)
-        self._eq_columns = np.array([c for _, c, _ in _TILE_EQUAL], np.intp)
-        self._eq_codes = np.array([v for *_, v in _TILE_EQUAL], np.int32)
+        self._eq_columns, self._eq_offsets, self._eq_lut = _equality_tables(_TILE_EQUAL)
+        self._eq_lut_width = len(self._eq_lut) // len(self._eq_columns)
+        self._blocks: dict[tuple[int, int], np.ndarray] = {}  # work blocks by shape (not thread-safe)
         self._other_columns = np.array([c for _, c in _TILE_OTHER], np.intp)
         self._bit_columns = np.array([c for _, c, _ in _TILE_BITS], np.intp)
         self._bits = np.array([b for *_, b in _TILE_BITS], np.int32)
@@ -171,6 +187,7 @@ class FlatEncoder:
         In rows mode also ``action_features [..., max_actions, 17]`` and the
         number of legal rows (``legal_count``, rows beyond it are padding).
         ``out`` (float32 ``[..., size]``, C-contiguous) is filled in place.
+        An encoder keeps work buffers between calls: use one per thread.
         """
         tokens = np.asarray(map_tokens)
         batch = tokens.shape[:-2]
@@ -190,31 +207,51 @@ class FlatEncoder:
         return out
 
     def _encode_tiles(self, tok: np.ndarray, st: np.ndarray, out: np.ndarray) -> None:
-        explored = tok[..., _EXPLORED:_EXPLORED + 1] == 1  # [B, T, 1]
+        # Built in a contiguous, freshly zeroed [B*T, F] block (scatters by flat index, no strided
+        # passes over out), then copied into out once.
+        B, T, F = out.shape
+        block = self._scratch(B * T, F)
+        tok = tok.reshape(B * T, 23)
+        explored = tok[:, _EXPLORED] == 1
         a = len(_TILE_EQUAL)
-        out[..., :a] = (tok[..., self._eq_columns] == self._eq_codes) & explored
+        # One-hot block: a 1 at the column each (token column, code) maps to.
+        codes = tok[:, self._eq_columns]  # [B*T, G]
+        target = self._eq_lut[self._eq_offsets + np.clip(codes + 1, 0, self._eq_lut_width - 1)]
+        hit = (target >= 0) & explored[:, None]
+        tiles = np.nonzero(hit)[0]
+        block.ravel()[tiles * F + target[hit]] = 1
         b = a + len(_TILE_OTHER)
-        out[..., a:b] = tok[..., self._other_columns] >= 2
+        block[:, a:b] = tok[:, self._other_columns] >= 2
         c = b + len(_TILE_BITS)
-        out[..., b:c] = (tok[..., self._bit_columns] & self._bits) != 0
+        block[:, b:c] = (tok[:, self._bit_columns] & self._bits) != 0
         d = c + len(_TILE_SCALED)
-        np.clip(tok[..., self._scaled_columns].astype(np.float32) * self._scaled_inverse, 0, 1, out=out[..., c:d])
+        np.clip(tok[:, self._scaled_columns].astype(np.float32) * self._scaled_inverse, 0, 1, out=block[:, c:d])
         e = d + len(_TILE_OWN_CITY)
-        own_city = tok[..., _CITY_OWNER:_CITY_OWNER + 1] == 1
-        np.clip(tok[..., self._own_city_columns].astype(np.float32) * np.float32(0.1), -1, 1, out=out[..., d:e])
-        out[..., d:e] *= own_city
-        # Relative (dx, dy) of the owning / home city: [B, T, 2 cities, 2 axes].
+        own_city = tok[:, _CITY_OWNER:_CITY_OWNER + 1] == 1
+        np.clip(tok[:, self._own_city_columns].astype(np.float32) * np.float32(0.1), -1, 1, out=block[:, d:e])
+        block[:, d:e] *= own_city
+        # Relative (dx, dy) of the owning / home city: [B*T, 2 cities, 2 axes].
         f = e + 2 * len(_TILE_RELATIVE)
-        city = tok[..., self._relative_columns]
-        present = (city >= 0) & explored
-        xy = np.stack([city // self.map_size, city % self.map_size], -1) - self._tile_xy[:, None, :]
-        rel = out[..., e:f].reshape(out.shape[0], self.num_tiles, len(_TILE_RELATIVE), 2)
+        city = tok[:, self._relative_columns]
+        present = (city >= 0) & explored[:, None]
+        xy = np.stack([city // self.map_size, city % self.map_size], -1) \
+            - np.tile(self._tile_xy, (B, 1))[:, None, :]
+        rel = block[:, e:f].reshape(B * T, len(_TILE_RELATIVE), 2)
         np.multiply(xy, np.float32(1 / max(self.map_size - 1, 1)), out=rel)
         rel *= present[..., None]
-        out[..., f] = 0
         pending = st[:, _PENDING_CITY]
         rows = np.flatnonzero(pending >= 0)
-        out[rows, pending[rows], f] = 1
+        block[rows * T + pending[rows], f] = 1
+        out[...] = block.reshape(B, T, F)
+
+    def _scratch(self, rows: int, width: int) -> np.ndarray:
+        """A zeroed float32 [rows, width] work block, kept between calls (a fresh one would page-fault)."""
+        block = self._blocks.get((rows, width))
+        if block is None:
+            block = self._blocks[(rows, width)] = np.zeros((rows, width), np.float32)
+        else:
+            block.fill(0)
+        return block
 
     def _encode_state(self, st: np.ndarray, observer: np.ndarray, out: np.ndarray) -> None:
         P = self.num_players
@@ -236,24 +273,27 @@ class FlatEncoder:
         n = self.map_size
         scale = np.float32(1 / max(n - 1, 1))
         K = len(ACTION_KINDS)
-        valid = (np.arange(self.max_actions) < count[:, None])[..., None]  # [B, R, 1]
-        kind = rows[..., _KIND:_KIND + 1]
-        out[..., :K] = kind == self._kinds
-        player_target = np.isin(kind[..., 0], _PLAYER_TARGET_KINDS)
+        valid = np.arange(self.max_actions) < count[:, None]  # [B, R]: padding rows stay all zeros
+        kind = rows[..., _KIND]
+        out[..., :K] = 0
+        b, r = np.nonzero(valid & (kind >= 0) & (kind < K))
+        out[b, r, kind[b, r]] = 1
+        B, R = rows.shape[:2]
+        rest = self._scratch(B * R, out.shape[2] - K).reshape(B, R, -1)  # contiguous, one copy into out
+        player_target = np.isin(kind, _PLAYER_TARGET_KINDS)
         tiles = rows[..., [_SOURCE, _TARGET, _CITY]]  # [B, R, 3]
         present = tiles >= 0
         present[..., 1] &= ~player_target
-        where = out[..., K:K + 9].reshape(out.shape[0], self.max_actions, 3, 3)
+        where = rest[..., :9].reshape(rest.shape[0], self.max_actions, 3, 3)
         where[..., 0] = (tiles // n) * scale
         where[..., 1] = (tiles % n) * scale
         where[..., 2] = present
         where *= present[..., None]
-        j = K + 9
-        out[..., j] = np.where(player_target, rows[..., _TARGET], 0) / np.float32(max(self.num_players - 1, 1))
+        rest[..., 9] = np.where(player_target, rows[..., _TARGET], 0) / np.float32(max(self.num_players - 1, 1))
         a = len(_ARG_COLUMNS)
-        out[..., j + 1:j + 1 + a] = (rows[..., self._arg_columns] + 1) * self._arg_inverse
-        j += 1 + a
-        out[..., j] = np.clip(rows[..., _POPULATION_GAIN] / np.float32(16), 0, 1)
-        out[..., j + 1] = np.clip(rows[..., _COST] / np.float32(20), -1, 1)
-        out[..., j + 2] = rows[..., _AFFORDABLE] != 0
-        out *= valid
+        rest[..., 10:10 + a] = (rows[..., self._arg_columns] + 1) * self._arg_inverse
+        j = 10 + a
+        rest[..., j] = np.clip(rows[..., _POPULATION_GAIN] / np.float32(16), 0, 1)
+        rest[..., j + 1] = np.clip(rows[..., _COST] / np.float32(20), -1, 1)
+        rest[..., j + 2] = rows[..., _AFFORDABLE] != 0
+        np.multiply(rest, valid[..., None], out=out[..., K:])

@@ -355,8 +355,7 @@ def render_rgb(tokens: np.ndarray, map_size: int, observer: int = 0, num_players
                 cell[px - 3:px - 1, 2:2 + filled] = (40, 210, 60)
                 if px >= 32:  # hp as digits above the bar, right-aligned
                     text = str(max(hp, 0))
-                    _draw_text(cell, text, px - 4 - 7 * scale, px - 3 - 6 * len(text) * scale, scale,
-                               (255, 255, 255), (0, 0, 0))
+                    _draw_text(cell, text, px - 11, px - 2 - 6 * len(text), 1, (255, 255, 255), (0, 0, 0))
             if t[_CITY_LEVEL] >= 1:  # level digit last, so a unit never hides it
                 col = _player_color(city_owner[i]) if city_owner[i] >= 0 else np.array((200, 200, 200), np.uint8)
                 m = px // 8
