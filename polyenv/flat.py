@@ -193,6 +193,10 @@ class FlatEncoder:
         batch = tokens.shape[:-2]
         if out is None:
             out = np.empty(batch + (self.size,), np.float32)
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == batch + (self.size,)
+                  and out.flags.c_contiguous and out.flags.writeable):
+            raise ValueError(f"out must be a writeable C-contiguous float32 array of shape {batch + (self.size,)}, "
+                             f"got {getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
         B = int(np.prod(batch, dtype=np.int64))
         o = out.reshape(B, self.size)
         tok = tokens.reshape(B, self.num_tiles, 23)

@@ -27,6 +27,17 @@ def test_feature_names_cover_the_vector_and_bounds_hold():
     assert low.min() == -1 and high.max() == 1
 
 
+def test_encode_into_a_bad_out_raises():
+    enc = FlatEncoder(map_size=8, num_players=2, turn_limit=30)
+    o = polyenv.GameEnv(seed=0, map_size=8).observe(0)
+    for bad in (np.zeros(enc.size, np.float64), np.zeros(enc.size + 1, np.float32),
+                np.zeros((enc.size, 2), np.float32)[:, 0]):
+        with pytest.raises(ValueError, match="out must be"):
+            enc.encode(o["map_tokens"], o["state"], 0, out=bad)
+    out = np.full(enc.size, 7, np.float32)
+    assert enc.encode(o["map_tokens"], o["state"], 0, out=out) is out and out.max() <= 1
+
+
 def test_flat_encoding_of_known_tiles():
     game = polyenv.GameEnv(seed=0, map_size=8)
     game.place_unit(0, "warrior", (2, 3), hp=5)
