@@ -5,8 +5,9 @@ int32 with raw engine values: category codes, tile indices, observed unit ids
 up to 2^24. Libraries that expect one ``Box`` of comparable magnitudes
 (SB3's ``MaskablePPO`` tutorial policy, SuperSuit's ``flatten_v0`` /
 ``normalize_obs_v0``, Gymnasium's ``NormalizeObservation``, Tianshou, TorchRL)
-get this encoding instead, computed for a whole batch by a few NumPy
-operations (no loop over environments, tiles or rows):
+get this encoding instead, computed natively for a whole batch with the GIL
+released (``polyenv._core.encode_flat``; ``tests/flat_reference.py`` is a NumPy
+version of the same encoding, checked bit for bit):
 
 * per tile (``FLAT_TILE_FEATURE_NAMES``, ``[num_tiles, F]``, tile index
   ``x * N + y``): one-hot categories (terrain, resource, building, unit type,
@@ -36,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from . import _core
 from ._names import ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, \
     UNIT_STATUSES, UNIT_TYPES
 
@@ -55,7 +57,6 @@ _KIND, _SOURCE, _TARGET, _CITY = range(4)
 _ARG_COLUMNS = {"tech": (4, TECHS), "building": (5, BUILDINGS), "spawn_type": (6, UNIT_TYPES),
                 "upgrade": (7, LEVEL_UP_REWARDS), "tile_action": (8, TILE_ACTIONS), "unit_upgrade": (9, UNIT_TYPES)}
 _POPULATION_GAIN, _COST, _AFFORDABLE = 11, 12, 14
-_PLAYER_TARGET_KINDS = [ACTION_KINDS.index("declare_war"), ACTION_KINDS.index("send_stars")]
 
 
 def _one_hot(prefix: str, column: int, table) -> list[tuple[str, int, int]]:
@@ -100,26 +101,16 @@ FLAT_ACTION_FEATURE_NAMES: tuple[str, ...] = tuple(
     + ["target_player_relative"] + list(_ARG_COLUMNS) + ["population_gain", "cost", "affordable"])
 
 
+# The native encoder (csrc/python/flat.cpp) writes exactly these blocks.
+assert _core.FLAT_LAYOUT == (len(FLAT_TILE_FEATURE_NAMES), len(FLAT_STATE_FEATURE_NAMES),
+                             len(FLAT_ACTION_FEATURE_NAMES)), "polyenv._core is out of date: rebuild it"
+
+
 def flat_feature_names(num_tiles: int, max_actions: int = 0) -> tuple[str, ...]:
     """The name of every element of the flat vector: ``tile{t}.{feature}``, ``{feature}``, ``row{r}.{feature}``."""
     return (tuple(f"tile{t}.{n}" for t in range(num_tiles) for n in FLAT_TILE_FEATURE_NAMES)
             + FLAT_STATE_FEATURE_NAMES
             + tuple(f"row{r}.{n}" for r in range(max_actions) for n in FLAT_ACTION_FEATURE_NAMES))
-
-
-def _equality_tables(features) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lookup tables of "token column == code" features: (token columns [G], offsets [G], table).
-
-    ``table[offsets[g] + clip(code + 1, 0, W - 1)]`` is the output column of
-    code ``code`` in token column ``columns[g]``, or -1; W is the table width
-    (codes beyond it, e.g. owners 2.., map to its last entry, -1).
-    """
-    columns = sorted({c for _, c, _ in features})
-    width = max(v for *_, v in features) + 3  # codes -1 .. max, then the -1 sentinel
-    table = np.full((len(columns), width), -1, np.intp)
-    for out_column, (_, c, v) in enumerate(features):
-        table[columns.index(c), v + 1] = out_column
-    return np.array(columns, np.intp), np.arange(len(columns), dtype=np.intp) * width, table.ravel()
 
 
 class FlatEncoder:
@@ -140,24 +131,13 @@ class FlatEncoder:
         self._tile_end = T * F
         self._state_end = self._tile_end + len(FLAT_STATE_FEATURE_NAMES)
         self.size = self._state_end + self.max_actions * len(FLAT_ACTION_FEATURE_NAMES)
-        self._eq_columns, self._eq_offsets, self._eq_lut = _equality_tables(_TILE_EQUAL)
-        self._eq_lut_width = len(self._eq_lut) // len(self._eq_columns)
-        self._blocks: dict[tuple[int, int], np.ndarray] = {}  # work blocks by shape (not thread-safe)
-        self._other_columns = np.array([c for _, c in _TILE_OTHER], np.intp)
-        self._bit_columns = np.array([c for _, c, _ in _TILE_BITS], np.intp)
-        self._bits = np.array([b for *_, b in _TILE_BITS], np.int32)
-        self._scaled_columns = np.array([c for _, c, *_ in _TILE_SCALED], np.intp)
-        self._scaled_inverse = np.array([1 / d for _, _, d, _, _ in _TILE_SCALED], np.float32)
-        self._own_city_columns = np.array([c for _, c in _TILE_OWN_CITY], np.intp)
-        self._relative_columns = np.array([c for _, c in _TILE_RELATIVE], np.intp)
-        tiles = np.arange(T)
-        self._tile_xy = np.stack([tiles // self.map_size, tiles % self.map_size], -1).astype(np.int32)  # [T, 2]
-        self._state_columns = np.array([c for _, c, _ in _STATE_SCALED], np.intp)
-        self._state_inverse = np.array([1 / d for *_, d in _STATE_SCALED], np.float32)
-        self._kinds = np.arange(len(ACTION_KINDS), dtype=np.int32)
-        self._upgrades = np.arange(len(LEVEL_UP_REWARDS), dtype=np.int32)
-        self._arg_columns = np.array([c for c, _ in _ARG_COLUMNS.values()], np.intp)
-        self._arg_inverse = np.array([1 / len(t) for _, t in _ARG_COLUMNS.values()], np.float32)
+        self._no_rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # global mode: empty rows per batch size
+
+    def _empty_rows(self, batch: int) -> tuple[np.ndarray, np.ndarray]:
+        """Global action mode: no rows (``action_features [B, 0, 17]``, counts 0)."""
+        if batch not in self._no_rows:
+            self._no_rows[batch] = (np.zeros((batch, 0, 17), np.int32), np.zeros(batch, np.int32))
+        return self._no_rows[batch]
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Elementwise (low, high) float32 arrays of the flat vector: 0..1, or -1..1 for signed columns."""
@@ -187,7 +167,6 @@ class FlatEncoder:
         In rows mode also ``action_features [..., max_actions, 17]`` and the
         number of legal rows (``legal_count``, rows beyond it are padding).
         ``out`` (float32 ``[..., size]``, C-contiguous) is filled in place.
-        An encoder keeps work buffers between calls: use one per thread.
         """
         tokens = np.asarray(map_tokens)
         batch = tokens.shape[:-2]
@@ -198,106 +177,14 @@ class FlatEncoder:
             raise ValueError(f"out must be a writeable C-contiguous float32 array of shape {batch + (self.size,)}, "
                              f"got {getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
         B = int(np.prod(batch, dtype=np.int64))
-        o = out.reshape(B, self.size)
-        tok = tokens.reshape(B, self.num_tiles, 23)
-        st = np.asarray(state).reshape(B, 11)
-        observer = np.broadcast_to(np.asarray(observer, np.int32), batch).reshape(B)
-        self._encode_tiles(tok, st, o[:, :self._tile_end].reshape(B, self.num_tiles, -1))
-        self._encode_state(st, observer, o[:, self._tile_end:self._state_end])
+        tok = np.ascontiguousarray(tokens.reshape(B, self.num_tiles, 23), dtype=np.int32)
+        st = np.ascontiguousarray(np.asarray(state).reshape(B, 11), dtype=np.int32)
+        seats = np.ascontiguousarray(np.broadcast_to(np.asarray(observer, np.int32), batch).reshape(B))
         if self.max_actions:
-            rows = np.asarray(action_features).reshape(B, self.max_actions, 17)
-            count = np.broadcast_to(np.asarray(legal_count), batch).reshape(B)
-            self._encode_rows(rows, count, o[:, self._state_end:].reshape(B, self.max_actions, -1))
-        return out
-
-    def _encode_tiles(self, tok: np.ndarray, st: np.ndarray, out: np.ndarray) -> None:
-        # Built in a contiguous, freshly zeroed [B*T, F] block (scatters by flat index, no strided
-        # passes over out), then copied into out once.
-        B, T, F = out.shape
-        block = self._scratch(B * T, F)
-        tok = tok.reshape(B * T, 23)
-        explored = tok[:, _EXPLORED] == 1
-        a = len(_TILE_EQUAL)
-        # One-hot block: a 1 at the column each (token column, code) maps to.
-        codes = tok[:, self._eq_columns]  # [B*T, G]
-        target = self._eq_lut[self._eq_offsets + np.clip(codes + 1, 0, self._eq_lut_width - 1)]
-        hit = (target >= 0) & explored[:, None]
-        tiles = np.nonzero(hit)[0]
-        block.ravel()[tiles * F + target[hit]] = 1
-        b = a + len(_TILE_OTHER)
-        block[:, a:b] = tok[:, self._other_columns] >= 2
-        c = b + len(_TILE_BITS)
-        block[:, b:c] = (tok[:, self._bit_columns] & self._bits) != 0
-        d = c + len(_TILE_SCALED)
-        np.clip(tok[:, self._scaled_columns].astype(np.float32) * self._scaled_inverse, 0, 1, out=block[:, c:d])
-        e = d + len(_TILE_OWN_CITY)
-        own_city = tok[:, _CITY_OWNER:_CITY_OWNER + 1] == 1
-        np.clip(tok[:, self._own_city_columns].astype(np.float32) * np.float32(0.1), -1, 1, out=block[:, d:e])
-        block[:, d:e] *= own_city
-        # Relative (dx, dy) of the owning / home city: [B*T, 2 cities, 2 axes].
-        f = e + 2 * len(_TILE_RELATIVE)
-        city = tok[:, self._relative_columns]
-        present = (city >= 0) & explored[:, None]
-        xy = np.stack([city // self.map_size, city % self.map_size], -1) \
-            - np.tile(self._tile_xy, (B, 1))[:, None, :]
-        rel = block[:, e:f].reshape(B * T, len(_TILE_RELATIVE), 2)
-        np.multiply(xy, np.float32(1 / max(self.map_size - 1, 1)), out=rel)
-        rel *= present[..., None]
-        pending = st[:, _PENDING_CITY]
-        rows = np.flatnonzero(pending >= 0)
-        block[rows * T + pending[rows], f] = 1
-        out[...] = block.reshape(B, T, F)
-
-    def _scratch(self, rows: int, width: int) -> np.ndarray:
-        """A zeroed float32 [rows, width] work block, kept between calls (a fresh one would page-fault)."""
-        block = self._blocks.get((rows, width))
-        if block is None:
-            block = self._blocks[(rows, width)] = np.zeros((rows, width), np.float32)
+            rows = np.ascontiguousarray(np.asarray(action_features).reshape(B, self.max_actions, 17), dtype=np.int32)
+            count = np.ascontiguousarray(np.broadcast_to(np.asarray(legal_count, np.int32), batch).reshape(B))
         else:
-            block.fill(0)
-        return block
-
-    def _encode_state(self, st: np.ndarray, observer: np.ndarray, out: np.ndarray) -> None:
-        P = self.num_players
-        out[:, 0] = np.minimum(st[:, _TURN] / np.float32(self.turn_limit + 1), 1)
-        out[:, 1] = st[:, _CURRENT] == observer
-        out[:, 2] = ((st[:, _CURRENT] - observer) % P) / np.float32(max(P - 1, 1))
-        out[:, 3] = st[:, _GAME_OVER] != 0
-        winner = st[:, _WINNER]
-        out[:, 4] = winner == observer
-        out[:, 5] = (winner >= 0) & (winner != observer)
-        k = 6 + len(_STATE_SCALED)
-        np.clip(st[:, self._state_columns] * self._state_inverse, 0, 1, out=out[:, 6:k])
-        out[:, k] = st[:, _PENDING_CITY] >= 0
-        u = len(LEVEL_UP_REWARDS)
-        out[:, k + 1:k + 1 + u] = st[:, _UPGRADE_A:_UPGRADE_A + 1] == self._upgrades
-        out[:, k + 1 + u:k + 1 + 2 * u] = st[:, _UPGRADE_B:_UPGRADE_B + 1] == self._upgrades
-
-    def _encode_rows(self, rows: np.ndarray, count: np.ndarray, out: np.ndarray) -> None:
-        n = self.map_size
-        scale = np.float32(1 / max(n - 1, 1))
-        K = len(ACTION_KINDS)
-        valid = np.arange(self.max_actions) < count[:, None]  # [B, R]: padding rows stay all zeros
-        kind = rows[..., _KIND]
-        out[..., :K] = 0
-        b, r = np.nonzero(valid & (kind >= 0) & (kind < K))
-        out[b, r, kind[b, r]] = 1
-        B, R = rows.shape[:2]
-        rest = self._scratch(B * R, out.shape[2] - K).reshape(B, R, -1)  # contiguous, one copy into out
-        player_target = np.isin(kind, _PLAYER_TARGET_KINDS)
-        tiles = rows[..., [_SOURCE, _TARGET, _CITY]]  # [B, R, 3]
-        present = tiles >= 0
-        present[..., 1] &= ~player_target
-        where = rest[..., :9].reshape(rest.shape[0], self.max_actions, 3, 3)
-        where[..., 0] = (tiles // n) * scale
-        where[..., 1] = (tiles % n) * scale
-        where[..., 2] = present
-        where *= present[..., None]
-        rest[..., 9] = np.where(player_target, rows[..., _TARGET], 0) / np.float32(max(self.num_players - 1, 1))
-        a = len(_ARG_COLUMNS)
-        rest[..., 10:10 + a] = (rows[..., self._arg_columns] + 1) * self._arg_inverse
-        j = 10 + a
-        rest[..., j] = np.clip(rows[..., _POPULATION_GAIN] / np.float32(16), 0, 1)
-        rest[..., j + 1] = np.clip(rows[..., _COST] / np.float32(20), -1, 1)
-        rest[..., j + 2] = rows[..., _AFFORDABLE] != 0
-        np.multiply(rest, valid[..., None], out=out[..., K:])
+            rows, count = self._empty_rows(B)
+        _core.encode_flat(tok, st, seats, rows, count, out.reshape(B, self.size), self.map_size, self.num_players,
+                          self.turn_limit)
+        return out

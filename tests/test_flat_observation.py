@@ -7,6 +7,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import polyenv  # noqa: F401  (registers polyenv/Tribes-v0)
+from flat_reference import ReferenceFlatEncoder
 from polyenv.envs.gym_env import TribesEnv
 from polyenv.flat import FLAT_ACTION_FEATURE_NAMES, FLAT_STATE_FEATURE_NAMES, FLAT_TILE_FEATURE_NAMES, FlatEncoder
 from polyenv.vector import TribesVectorEnv
@@ -25,6 +26,49 @@ def test_feature_names_cover_the_vector_and_bounds_hold():
     assert len(set(names)) == len(names) and names[0] == "tile0.explored" and names[-1] == "row15.affordable"
     low, high = enc.bounds()
     assert low.min() == -1 and high.max() == 1
+
+
+@pytest.mark.parametrize("players,map_size,rows", [(2, 8, 24), (4, 11, 0), (16, 16, 64)])
+def test_native_encoding_matches_the_numpy_reference(players, map_size, rows):
+    env = TribesVectorEnv(num_envs=4, map_size=map_size, players=players, max_turns=12, action_mode="rows",
+                          max_actions=max(rows, 1), opponent=None, seed=players)
+    native = FlatEncoder(map_size, players, env.turn_limit, rows)
+    reference = ReferenceFlatEncoder(map_size, players, env.turn_limit, rows)
+    rng = np.random.default_rng(0)
+    obs, infos = env.reset(seed=0)
+    for _ in range(120):
+        features = obs["action_features"][:, :rows]
+        count = np.minimum(infos["legal_action_count"], rows)
+        for observer in (obs["state"][:, 1], (obs["state"][:, 1] + 1) % players):
+            args = (obs["map_tokens"], obs["state"], observer, features, count)
+            np.testing.assert_array_equal(native.encode(*args), reference.encode(*args))
+        obs, _, _, _, infos = env.step((rng.random(4) * infos["legal_action_count"]).astype(np.int64))
+
+
+def random_inputs(rng, B, n, P, R):
+    """Arrays covering every column's range (and beyond), fog tiles all zeros as the engine writes them."""
+    T = n * n
+    high = [2, 8, 9, 20, 6, 2, P + 1, T, P + 1, 13, 41, 32, 41, P + 1, 13, 46, 46, 7, 2, 11, 13, 1 << 24, T]
+    low = [0, -1, -1, -1, 0, 0, 0, -1, 0, -1, -40, 0, -40, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1]
+    tokens = rng.integers(low, high, size=(B, T, 23)).astype(np.int32)
+    tokens[tokens[..., 0] == 0] = 0
+    state = rng.integers([0, 0, 0, -1, 0, 0, 0, 0, -1, -1, -1], [40, P, 2, P, 300, 50, 20, 100, T, 8, 8],
+                         size=(B, 11)).astype(np.int32)
+    rows = rng.integers([0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -15, 0, 0, -1, -1],
+                        [23, T, T, T, 24, 19, 12, 8, 5, 12, 1000, 20, 30, 50, 2, 0, 0], size=(B, R, 17)).astype(np.int32)
+    return tokens, state, rng.integers(0, P, B).astype(np.int32), rows, rng.integers(0, R + 1, B).astype(np.int32)
+
+
+@pytest.mark.parametrize("players,map_size,rows", [(2, 8, 16), (5, 11, 0), (16, 16, 32)])
+def test_native_encoding_matches_the_reference_on_every_column_range(players, map_size, rows):
+    rng = np.random.default_rng(players)
+    native = FlatEncoder(map_size, players, 30, rows)
+    reference = ReferenceFlatEncoder(map_size, players, 30, rows)
+    for _ in range(5):
+        args = random_inputs(rng, 16, map_size, players, rows)
+        flat = native.encode(*args)
+        np.testing.assert_array_equal(flat, reference.encode(*args))
+        assert (flat != 0).any(axis=0).sum() > 0.5 * native.size  # most columns exercised
 
 
 def test_encode_into_a_bad_out_raises():
