@@ -67,3 +67,12 @@ def test_pettingzoo_tutorial_maskable_ppo():
     model = MaskablePPO(MaskableActorCriticPolicy, env, n_steps=128, batch_size=64, n_epochs=1, seed=0)
     model.learn(256)
     assert model.num_timesteps >= 256
+
+
+def test_vector_env_flat_through_to_sb3():
+    from polyenv.vector import TribesVectorEnv, to_sb3
+    venv = to_sb3(TribesVectorEnv(num_envs=4, map_size=8, max_turns=5, action_mode="rows", max_actions=32,
+                                  observation_format="flat", seed=0))
+    model = MaskablePPO(MaskableMultiInputActorCriticPolicy, venv, n_steps=64, batch_size=64, n_epochs=1, seed=0)
+    model.learn(256)
+    assert model.num_timesteps >= 256
