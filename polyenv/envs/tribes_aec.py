@@ -101,7 +101,7 @@ from pettingzoo.utils import wrappers
 from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..flat import FlatEncoder
 from ..render import render_frame
-from .gym_env import check_tile_px, observation_bounds
+from .gym_env import _ACTION_MODES, _OBSERVATION_FORMATS, _choice, check_tile_px, observation_bounds
 from ..game_env import GameEnv, _read_level
 from . import default_map_size
 
@@ -110,8 +110,6 @@ __all__ = ["env", "raw_env", "DEFAULT_TRIBES", "default_map_size"]
 _INT32 = np.iinfo(np.int32)
 _EMPTY_IDS = np.zeros(0, dtype=np.int32)
 _EMPTY_IDS.flags.writeable = False
-_ACTION_MODES = ("global", "rows")
-_OBSERVATION_FORMATS = ("dict", "flat", "box")
 
 
 def env(**kwargs) -> AECEnv:
@@ -169,8 +167,8 @@ class raw_env(AECEnv, EzPickle):
                           render_mode, action_mode, max_actions, observation_format, info_legal_actions,
                           render_tile_px)
         super().__init__()
-        _check_choice(action_mode, _ACTION_MODES, "action_mode")
-        _check_choice(observation_format, _OBSERVATION_FORMATS, "observation_format")
+        _choice(action_mode, _ACTION_MODES, "action_mode")
+        _choice(observation_format, _OBSERVATION_FORMATS, "observation_format")
         if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
             raise ValueError(f"max_actions must be an integer >= 1, got {max_actions!r}")
         if not isinstance(info_legal_actions, (bool, np.bool_)):
@@ -490,11 +488,6 @@ class raw_env(AECEnv, EzPickle):
         self._game, self._core, self._restored = restored, restored._game, True
         self._start_agents([a for a in self.possible_agents if restored.player(self._index[a])["alive"]])
         self._accumulate_rewards()
-
-
-def _check_choice(value, allowed: tuple[str, ...], name: str) -> None:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
 
 
 def _observation_space(tiles: int, actions: int, rows: int, bounds: dict) -> spaces.Dict:
