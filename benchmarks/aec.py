@@ -13,7 +13,7 @@ seconds in one run:
   classic wrappers);
 * ``AEC no-obs``       — ``last(observe=False)``, pick a legal id, ``step``.
 
-The AEC loops pick from ``infos[agent]["legal_actions"]`` (the mask's nonzero
+The AEC loops pick from ``legal_actions()`` of the raw env (the mask's nonzero
 ids), so the policy's cost stays out of the env's: ``np.flatnonzero`` over an
 int8 mask of ~25,000 ids alone costs ~0.1 ms (view it as bool first: ~10 us).
 
@@ -62,19 +62,20 @@ class AecLoop:
         make = tribes_aec_v0.env if mode == "wrapped" else tribes_aec_v0.raw_env
         self.env = make(players=players)
         self.env.reset(seed=seed)
+        self.raw = self.env.unwrapped
         self.rng, self.observe = np.random.default_rng(seed), mode != "no-obs"
 
     def run(self, steps: int) -> None:
         """Plays ``steps`` AEC steps (restarting finished games)."""
-        env, rng, observe = self.env, self.rng, self.observe
+        env, raw, rng, observe = self.env, self.raw, self.rng, self.observe
         for _ in range(steps):
             if not env.agents:
                 env.reset()
-            _, _, term, trunc, info = env.last(observe=observe)
+            _, _, term, trunc, _ = env.last(observe=observe)
             if term or trunc:
                 env.step(None)
             else:
-                legal = info["legal_actions"]  # the same ids as the mask's nonzeros
+                legal = raw.legal_actions()  # the same ids as the mask's nonzeros
                 env.step(int(legal[rng.integers(len(legal))]))
 
 

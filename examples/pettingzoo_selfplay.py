@@ -58,12 +58,12 @@ def play_episode(env, policy: Policy, seed: int) -> dict:
     env.reset(seed=seed)
     trajectories = defaultdict(lambda: {"steps": [], "return": 0.0})
     for agent in env.agent_iter():
-        observation, reward, terminated, truncated, info = env.last()
+        observation, reward, terminated, truncated, _ = env.last()
         if terminated or truncated:
             trajectories[agent]["return"] = float(reward)  # terminal reward = return of every step
             env.step(None)
             continue
-        legal = info["legal_actions"]
+        legal = env.unwrapped.legal_actions()
         action = policy(observation, legal, env)
         trajectories[agent]["steps"].append((observation, action, legal))
         env.step(action)

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'BOT_NAMES', 'BUILDINGS', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MIN_MAP_SIZE', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'BOT_NAMES', 'BUILDINGS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MIN_MAP_SIZE', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -224,6 +224,10 @@ def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, se
     """
     Plays the current player's turn to its end (or the game's); returns the number of actions.
     """
+def encode_flat(map_tokens: typing.Any, state: typing.Any, observer: typing.Any, action_features: typing.Any, legal_count: typing.Any, out: typing.Any, map_size: typing.SupportsInt | typing.SupportsIndex, num_players: typing.SupportsInt | typing.SupportsIndex, turn_limit: typing.SupportsInt | typing.SupportsIndex) -> None:
+    """
+    polyenv.flat's encoding of a batch into out (float32 [B, D], C-contiguous); all inputs int32 and C-contiguous (action_features [B, R, 17], R = 0 in global action mode). Use FlatEncoder.encode.
+    """
 def update_id_mask(mask: typing.Any, action_id: typing.Any, legal_action_count: typing.Any, marked: typing.Any, marked_count: typing.Any) -> None:
     """
     Sets mask[r, id] = 1 for the first legal_action_count[r] ids of action_id[r] and clears the ids recorded in marked / marked_count (the previous call's), then records the new ones there. All arguments are C-contiguous (mask int8 [B, A], the others int32); every id is range-checked before anything is written.
@@ -233,6 +237,7 @@ ACTION_FEATURE_NAMES: tuple = ('type_id', 'source_index', 'target_index', 'city'
 ACTION_KINDS: tuple = ('end_turn', 'research', 'level_up', 'declare_war', 'send_stars', 'build_road', 'spawn', 'build', 'gather', 'clear_forest', 'burn_forest', 'grow_forest', 'destroy', 'capture', 'recover', 'disband', 'examine', 'heal_others', 'make_veteran', 'upgrade', 'attack', 'convert', 'move')
 BOT_NAMES: tuple = ('random', 'greedy')
 BUILDINGS: tuple = ('farm', 'windmill', 'lumber_hut', 'sawmill', 'mine', 'forge', 'port', 'customs_house', 'temple', 'water_temple', 'forest_temple', 'mountain_temple', 'altar_of_peace', 'emperors_tomb', 'eye_of_god', 'gate_of_power', 'grand_bazaar', 'park_of_fortune', 'tower_of_wisdom')
+FLAT_LAYOUT: tuple = (89, 27, 42)
 LEVEL_UP_REWARDS: tuple = ('workshop', 'explorer', 'city_wall', 'resources', 'pop_growth', 'border_growth', 'park', 'super_unit')
 MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building', 'building_level', 'road', 'territory_owner', 'territory_city_tile', 'city_owner', 'city_level', 'city_population', 'city_flags', 'city_production', 'unit_owner', 'unit_type', 'unit_hp', 'unit_max_hp', 'unit_status', 'unit_flags', 'unit_kills', 'unit_carried_type', 'observed_unit_id', 'unit_home_city_tile')
 MAX_MAP_SIZE: int = 40

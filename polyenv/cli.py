@@ -4,7 +4,8 @@
   only the final one) and a result table; ``--save FILE`` writes a JSON record
   (seed, config, action ids) that ``replay`` re-plays exactly.
 * ``polyenv replay FILE`` — re-plays a saved game, renders it, checks the result
-  against the record; ``--png-dir DIR`` writes one PNG per round.
+  against the record; ``--png-dir DIR`` writes one PNG per round, ``--gif`` /
+  ``--mp4`` a video (imageio), ``--html`` a self-contained page with a slider.
 * ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
@@ -147,8 +148,62 @@ def _cmd_play(args) -> int:
 
 
 # ---------------------------------------------------------------------------- replay
+def _tile_px(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 16, got {text!r}") from None
+    if value < 16:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 16, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
+    return value
+
+
+def _write_media(record: dict, args, out) -> int:
+    """--gif / --mp4 / --html: re-plays the (already checked) record once per output."""
+    from .replay_html import replay_html
+    from .replay_media import video_frames, write_video
+    actions = record["actions"]
+    for path, suffix in ((args.gif, ".gif"), (args.mp4, ".mp4")):
+        if path is None:
+            continue
+        game = _game_from_config(int(record["seed"]), record["config"])
+        try:
+            n = write_video(video_frames(game, actions, args.frames, args.tile_px), path, args.fps)
+        except ImportError as e:
+            print(f"polyenv replay: {e}", file=sys.stderr)
+            return 1
+        print(f"wrote {n} frames to {path}", file=out)
+    if args.html is not None:
+        game = _game_from_config(int(record["seed"]), record["config"])
+        page = replay_html(game, actions, title=f"polyenv replay: {Path(args.file).name}", tile_px=args.tile_px)
+        Path(args.html).write_text(page, encoding="utf-8")
+        print(f"wrote {len(actions) + 1} positions to {args.html}", file=out)
+    return 0
+
+
+def _check_media_paths(args) -> str | None:
+    for path, suffix in ((args.gif, ".gif"), (args.mp4, ".mp4"), (args.html, ".html")):
+        if path is not None and not str(path).lower().endswith(suffix):
+            return f"--{suffix[1:]} needs a file name ending in {suffix}, got {path!r}"
+    return None
+
+
 def _cmd_replay(args) -> int:
     from .render import save_png
+    bad = _check_media_paths(args)
+    if bad is not None:
+        print(f"polyenv replay: {bad}", file=sys.stderr)
+        return 2
     try:
         record = load_record(args.file)
     except ValueError as e:
@@ -193,7 +248,7 @@ def _cmd_replay(args) -> int:
             print(f"polyenv replay: result differs from the record: {got} != {expected}", file=sys.stderr)
             return 1
         print("replay matches the recorded result", file=out)
-    return 0
+    return _write_media(record, args, out)
 
 
 # ---------------------------------------------------------------------------- bench
@@ -399,6 +454,16 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--render", choices=("ansi", "text", "none"), default="ansi")
     replay.add_argument("--final-only", action="store_true", help="show only the final map")
     replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per round into DIR")
+    # Watchable output (docs/integrations.md): a GIF / MP4 through imageio, a self-contained HTML page.
+    replay.add_argument("--gif", default=None, metavar="OUT.gif", help="write an animated GIF (needs imageio)")
+    replay.add_argument("--mp4", default=None, metavar="OUT.mp4", help="write an MP4 video (needs imageio-ffmpeg)")
+    replay.add_argument("--html", default=None, metavar="OUT.html",
+                        help="write one self-contained HTML page: map per action, slider, play/pause, event log")
+    replay.add_argument("--tile-px", type=_tile_px, default=32, metavar="PX",
+                        help="pixels per tile of --gif/--mp4/--html (default 32)")
+    replay.add_argument("--frames", choices=("round", "action"), default="round",
+                        help="--gif/--mp4: one frame per round (default) or per action")
+    replay.add_argument("--fps", type=_positive_float, default=2.0, help="--gif/--mp4 frames per second (default 2)")
 
     bench = sub.add_parser("bench", help="quick benchmarks (benchmarks/*.py, about 30 s)")
     bench.add_argument("--seconds", type=float, default=30.0, help="total time budget (default 30)")

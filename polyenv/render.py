@@ -9,8 +9,13 @@ One renderer, three views of the same tile data — the 23-column map tokens of
   backgrounds show terrain, territory glyphs and unit/city chips show owners,
   fog is dark grey;
 * ``render_rgb``   — a NumPy ``uint8 [N*px, N*px, 3]`` image: terrain colours,
-  owner tints and borders, city squares with their level, unit discs with a
-  letter and an hp bar, fog. Pure NumPy (deterministic, no font files).
+  owner tints and borders, roads, resource marks, building badges, city
+  squares with their level, unit discs with a letter, an hp bar (and hp digits
+  from 32 px), fog. Pure NumPy (deterministic, no font files).
+* ``render_frame`` — ``render_rgb`` of a ``GameEnv`` under a header with the
+  round, whose turn it is (or the result) and the scores (a player's view
+  shows only what that player knows); what the envs' ``"rgb_array"`` mode and
+  ``polyenv replay --gif/--mp4`` show.
 
 Owner columns of map tokens are relative to the observer (1 = the observer,
 2.. the others in turn order); pass ``observer`` and ``num_players`` so that
@@ -27,7 +32,8 @@ import numpy as np
 
 from ._names import UNIT_TYPES
 
-__all__ = ["PLAYER_COLORS", "TERRAIN_COLORS", "render", "render_ansi", "render_rgb", "render_text", "save_png"]
+__all__ = ["PLAYER_COLORS", "TERRAIN_COLORS", "render", "render_ansi", "render_frame", "render_header", "render_rgb",
+           "render_text", "save_png", "game_header_lines", "text_width"]
 
 _TERRAIN_CHAR = ".~=^vCf"  # plain, shallow, deep, mountain, village, city, forest
 _UNIT_CHAR = "wrdsackmbBSG"  # warrior rider defender swordsman archer catapult knight mind-bender boat ship battleship giant
@@ -36,6 +42,17 @@ _UNIT_CHAR = "wrdsackmbBSG"  # warrior rider defender swordsman archer catapult 
 _EXPLORED, _TERRAIN, _TERRITORY, _CITY_OWNER, _CITY_LEVEL, _CITY_FLAGS = 0, 1, 6, 8, 9, 11
 _UNIT_OWNER, _UNIT_TYPE, _UNIT_HP, _UNIT_MAX_HP, _UNIT_FLAGS = 13, 14, 15, 16, 18
 _CAPITAL_FLAG, _WALLS_FLAG, _VETERAN_FLAG = 1, 2, 1
+_RESOURCE, _BUILDING, _ROAD = 2, 3, 5
+
+# Resources (RESOURCES order; 4 is unused): a small mark in the tile's top-right corner, a disc for food
+# (fish, fruit, animal, whales, crops) and a square for ore and ruins.
+_RESOURCE_STYLE = {0: ((250, 128, 114), "disc"), 1: ((214, 40, 120), "disc"), 2: ((130, 80, 40), "disc"),
+                   3: ((20, 40, 110), "disc"), 5: ((96, 96, 110), "square"), 6: ((236, 214, 70), "disc"),
+                   7: ((70, 50, 40), "square")}
+# Buildings (BUILDINGS order): a badge in the bottom-left corner, an initial on a category colour.
+_BUILDING_LETTER = "FWLSMGPCTTTT" + "*" * 7
+_BUILDING_COLOR = [(236, 206, 120)] * 6 + [(120, 190, 230)] * 2 + [(235, 235, 245)] * 4 + [(240, 196, 40)] * 7
+_ROAD_COLOR = (126, 92, 56)
 
 #: RGB of terrain codes 0..6 (plain, shallow water, deep water, mountain, village, city, forest).
 TERRAIN_COLORS = np.array([(152, 201, 96), (104, 178, 222), (36, 86, 168), (141, 132, 122), (196, 172, 110),
@@ -75,6 +92,40 @@ _FONT_ROWS = {
     "S": (" ####", "#    ", "#    ", " ### ", "    #", "    #", "#### "),
     "G": (" ### ", "#   #", "#    ", "# ###", "#   #", "#   #", " ####"),
 }
+# Upper-case letters and symbols for labels (building badges, the header); B, G and S are above.
+_FONT_ROWS.update({
+    "A": (" ### ", "#   #", "#   #", "#####", "#   #", "#   #", "#   #"),
+    "C": (" ### ", "#   #", "#    ", "#    ", "#    ", "#   #", " ### "),
+    "D": ("#### ", "#   #", "#   #", "#   #", "#   #", "#   #", "#### "),
+    "E": ("#####", "#    ", "#    ", "#### ", "#    ", "#    ", "#####"),
+    "F": ("#####", "#    ", "#    ", "#### ", "#    ", "#    ", "#    "),
+    "H": ("#   #", "#   #", "#   #", "#####", "#   #", "#   #", "#   #"),
+    "I": (" ### ", "  #  ", "  #  ", "  #  ", "  #  ", "  #  ", " ### "),
+    "J": ("  ###", "   # ", "   # ", "   # ", "   # ", "#  # ", " ##  "),
+    "K": ("#   #", "#  # ", "# #  ", "##   ", "# #  ", "#  # ", "#   #"),
+    "L": ("#    ", "#    ", "#    ", "#    ", "#    ", "#    ", "#####"),
+    "M": ("#   #", "## ##", "# # #", "# # #", "#   #", "#   #", "#   #"),
+    "N": ("#   #", "#   #", "##  #", "# # #", "#  ##", "#   #", "#   #"),
+    "O": (" ### ", "#   #", "#   #", "#   #", "#   #", "#   #", " ### "),
+    "P": ("#### ", "#   #", "#   #", "#### ", "#    ", "#    ", "#    "),
+    "Q": (" ### ", "#   #", "#   #", "#   #", "# # #", "#  # ", " ## #"),
+    "R": ("#### ", "#   #", "#   #", "#### ", "# #  ", "#  # ", "#   #"),
+    "T": ("#####", "  #  ", "  #  ", "  #  ", "  #  ", "  #  ", "  #  "),
+    "U": ("#   #", "#   #", "#   #", "#   #", "#   #", "#   #", " ### "),
+    "V": ("#   #", "#   #", "#   #", "#   #", "#   #", " # # ", "  #  "),
+    "W": ("#   #", "#   #", "#   #", "# # #", "# # #", "## ##", "#   #"),
+    "X": ("#   #", "#   #", " # # ", "  #  ", " # # ", "#   #", "#   #"),
+    "Y": ("#   #", "#   #", " # # ", "  #  ", "  #  ", "  #  ", "  #  "),
+    "Z": ("#####", "    #", "   # ", "  #  ", " #   ", "#    ", "#####"),
+    " ": ("     ",) * 7,
+    ":": ("     ", "  #  ", "  #  ", "     ", "  #  ", "  #  ", "     "),
+    "/": ("    #", "    #", "   # ", "  #  ", " #   ", "#    ", "#    "),
+    "-": ("     ", "     ", "     ", "#####", "     ", "     ", "     "),
+    "*": ("     ", "  #  ", "# # #", " ### ", "# # #", "  #  ", "     "),
+    ">": ("#    ", " #   ", "  #  ", "   # ", "  #  ", " #   ", "#    "),
+    "?": (" ### ", "#   #", "    #", "   # ", "  #  ", "     ", "  #  "),
+    ",": ("     ", "     ", "     ", "     ", "     ", "  #  ", " #   "),
+})
 _FONT = {ch: np.array([[c == "#" for c in row] for row in rows], dtype=bool) for ch, rows in _FONT_ROWS.items()}
 
 
@@ -250,7 +301,9 @@ def render_rgb(tokens: np.ndarray, map_size: int, observer: int = 0, num_players
     terr = np.where(explored, territory, -2).reshape(n, n)
     city_owner = _absolute(tokens[:, _CITY_OWNER], observer, num_players)
     unit_owner = _absolute(tokens[:, _UNIT_OWNER], observer, num_players)
-    scale = max(1, px // 24)
+    scale = max(1, (px + 8) // 24)  # glyph scale: 1 up to 39 px, 2 from 40 px
+    # Roads connect to neighbouring roads and cities.
+    roads = (explored & ((tokens[:, _ROAD] != 0) | (tokens[:, _CITY_LEVEL] >= 1))).reshape(n, n)
     yy, xx = np.mgrid[0:px, 0:px]
     for x in range(n):
         for y in range(n):
@@ -276,6 +329,9 @@ def render_rgb(tokens: np.ndarray, map_size: int, observer: int = 0, num_players
                 a, b = px // 3, px - px // 3
                 cell[a:b, a:b] = (235, 222, 190)
                 cell[a:b, a] = cell[a:b, b - 1] = cell[a, a:b] = cell[b - 1, a:b] = (90, 60, 30)
+            _draw_road(cell, roads, x, y, px)
+            _draw_resource(cell, int(t[_RESOURCE]), px)
+            _draw_building(cell, int(t[_BUILDING]), px, scale)
             if t[_CITY_LEVEL] >= 1:
                 col = _player_color(city_owner[i]) if city_owner[i] >= 0 else np.array((200, 200, 200), np.uint8)
                 m = px // 8
@@ -297,12 +353,132 @@ def render_rgb(tokens: np.ndarray, map_size: int, observer: int = 0, num_players
                 filled = int(round(bar_w * min(max(hp, 0), max_hp) / max_hp))
                 cell[px - 3:px - 1, 2:2 + bar_w] = (200, 30, 30)
                 cell[px - 3:px - 1, 2:2 + filled] = (40, 210, 60)
+                if px >= 32:  # hp as digits above the bar, right-aligned
+                    text = str(max(hp, 0))
+                    _draw_text(cell, text, px - 11, px - 2 - 6 * len(text), 1, (255, 255, 255), (0, 0, 0))
             if t[_CITY_LEVEL] >= 1:  # level digit last, so a unit never hides it
                 col = _player_color(city_owner[i]) if city_owner[i] >= 0 else np.array((200, 200, 200), np.uint8)
                 m = px // 8
                 cell[m:m + 7 * scale + 2, m:m + 5 * scale + 2] = col
                 _blit_glyph(cell, str(min(int(t[_CITY_LEVEL]), 9)), m + 1, m + 1, scale, _ink_for(col))
     return img
+
+
+def _draw_road(cell: np.ndarray, roads: np.ndarray, x: int, y: int, px: int) -> None:
+    """A road: a dot at the centre and a segment towards every neighbouring road or city (8 directions)."""
+    if not roads[x, y]:
+        return
+    n, w, c = roads.shape[0], max(2, px // 12), px // 2
+    cell[c - w:c + w, c - w:c + w] = _ROAD_COLOR
+    steps = np.arange(c, px)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if (dx or dy) and 0 <= x + dx < n and 0 <= y + dy < n and roads[x + dx, y + dy]:
+                rows, cols = c + dx * (steps - c), c + dy * (steps - c)
+                for k in range(-w // 2, w - w // 2):
+                    cell[np.clip(rows + (k if dy else 0), 0, px - 1), np.clip(cols + (k if not dy else 0), 0, px - 1)] \
+                        = _ROAD_COLOR
+
+
+def _draw_resource(cell: np.ndarray, resource: int, px: int) -> None:
+    style = _RESOURCE_STYLE.get(resource)
+    if style is None:
+        return
+    color, shape = style
+    r = max(2, px // 9)
+    cy, cx = 2 + r, px - 3 - r
+    if shape == "square":
+        cell[cy - r:cy + r, cx - r:cx + r] = (20, 20, 20)
+        cell[cy - r + 1:cy + r - 1, cx - r + 1:cx + r - 1] = color
+        return
+    yy, xx = np.mgrid[0:px, 0:px]
+    d2 = (yy + 0.5 - cy) ** 2 + (xx + 0.5 - cx) ** 2
+    cell[d2 <= (r + 1) ** 2] = (20, 20, 20)
+    cell[d2 <= r ** 2] = color
+
+
+def _draw_building(cell: np.ndarray, building: int, px: int, scale: int) -> None:
+    if not 0 <= building < len(_BUILDING_LETTER):
+        return
+    h, w = 7 * scale + 4, 5 * scale + 4
+    top, left = px - h - 4, 1
+    cell[top:top + h, left:left + w] = (20, 20, 20)
+    cell[top + 1:top + h - 1, left + 1:left + w - 1] = _BUILDING_COLOR[building]
+    _blit_glyph(cell, _BUILDING_LETTER[building], top + 2, left + 2, scale, np.array((20, 20, 20), np.uint8))
+
+
+def _draw_text(img: np.ndarray, text: str, top: int, left: int, scale: int, color, shadow=None) -> int:
+    """Draws ``text`` (upper-cased, 5x7 glyphs, 1 column of spacing); returns the x after it."""
+    color = np.asarray(color, np.uint8)
+    for ch in text.upper():
+        if shadow is not None:
+            _blit_glyph(img, ch, top + 1, left + 1, scale, np.asarray(shadow, np.uint8))
+        _blit_glyph(img, ch, top, left, scale, color)
+        left += 6 * scale
+    return left
+
+
+def text_width(text: str, scale: int = 1) -> int:
+    """Pixel width of ``text`` drawn by the header font at ``scale``."""
+    return 6 * scale * len(text)
+
+
+def render_header(width: int, lines: list, scale: int = 1) -> np.ndarray:
+    """A dark strip ``uint8 [H, width, 3]`` of text lines; a line is a list of (text, player or None) items,
+    a player drawing a chip of its colour before its text. Items wrap onto new lines when the width ends."""
+    pad, line_h = 3 * scale, 9 * scale
+    rows: list[list] = []
+    for line in lines:
+        rows.append([])
+        x = pad
+        for text, player in line:
+            w = text_width(text, scale) + (8 * scale if player is not None else 0) + 6 * scale
+            if rows[-1] and x + w > width - pad:
+                rows.append([])
+                x = pad
+            rows[-1].append((x, text, player))
+            x += w
+    img = np.empty((2 * pad + line_h * len(rows), width, 3), np.uint8)
+    img[:] = (28, 30, 36)
+    for r, row in enumerate(rows):
+        top = pad + r * line_h
+        for x, text, player in row:
+            if player is not None:
+                img[top:top + 7 * scale, x:x + 6 * scale] = _player_color(player)
+                x += 8 * scale
+            _draw_text(img, text, top, x, scale, (235, 235, 235))
+    return img
+
+
+def game_header_lines(game, player: int | None = None) -> list:
+    """The header of a frame: round, whose turn (or the result) and the scores.
+
+    With ``player`` (a player's view) only what that player knows is shown: the
+    round, who is to move, its own score and stars; other players appear by colour.
+    """
+    turn = f"ROUND {game.turn}/{game.turn_limit}"
+    if game.game_over:
+        status = [("DRAW", None)] if game.winner < 0 else [("WINNER", game.winner), (f"P{game.winner}", None)]
+    else:
+        status = [("TO MOVE", game.current_player), (f"P{game.current_player}", None)]
+    first = [(turn, None)] + status
+    if player is not None:
+        first.append((f"VIEW OF P{player}", None))
+        second = [(f"P{player} SCORE {game.scores()[player]} STARS {game.stars(player)}", player)]
+        second += [(f"P{p}", p) for p in range(game.num_players) if p != player]
+    else:
+        second = [(f"P{p} {score}", p) for p, score in enumerate(game.scores())]
+    return [first, second]
+
+
+def render_frame(game, player: int | None = None, tile_px: int = 32) -> np.ndarray:
+    """A watchable frame of a ``GameEnv``: the header (:func:`game_header_lines`) over the map at ``tile_px``.
+
+    ``player=None`` is the ground truth; a player index that player's fog-of-war view.
+    """
+    board = render(game, "rgb_array", player, tile_px=tile_px)
+    header = render_header(board.shape[1], game_header_lines(game, player), scale=max(1, (int(tile_px) + 8) // 24))
+    return np.concatenate([header, board], axis=0)
 
 
 def save_png(image: np.ndarray, path) -> None:

@@ -123,3 +123,44 @@ def test_save_png_round_trip(tmp_path):
         np.testing.assert_array_equal(np.asarray(im.convert("RGB")), img)
     with pytest.raises(ValueError):
         save_png(img.astype(np.float32), path)
+
+
+# ---------------------------------------------------------------------------- watchable frames (issue 18)
+def test_frame_header_over_the_map_at_any_scale():
+    from polyenv.render import render_frame
+    g = GameEnv(seed=0, map_size=8)
+    for px in (16, 32, 48):
+        frame = render_frame(g, None, px)
+        assert frame.shape[1:] == (8 * px, 3) and frame.shape[0] > 8 * px and frame.dtype == np.uint8
+        np.testing.assert_array_equal(frame[-8 * px:], g.render("rgb_array") if px == 24 else
+                                      render_rgb(g.full_map_numpy(), 8, g.current_player, g.num_players, tile_px=px))
+
+
+def test_player_header_shows_only_what_the_player_knows():
+    from polyenv.render import game_header_lines
+    g = GameEnv(seed=0, map_size=8, players=(0, 1, 2))
+    truth = [text for line in game_header_lines(g) for text, _ in line]
+    assert all(f"P{p} {s}" in truth for p, s in enumerate(g.scores()))
+    view = [text for line in game_header_lines(g, player=1) for text, _ in line]
+    assert any(f"P1 SCORE {g.scores()[1]} STARS {g.stars(1)}" == t for t in view)
+    assert "P0" in view and "P2" in view and not any(t.startswith(("P0 ", "P2 ")) for t in view)
+
+
+def test_roads_resources_and_buildings_are_drawn():
+    g = GameEnv.blank(8, players=(0, 1))
+    g.place_city(0, (5, 4))
+    px = 32
+
+    def cell(tile):
+        img = render_rgb(g.full_map_numpy(), 8, 0, 2, tile_px=px)
+        x, y = tile
+        return img[x * px:(x + 1) * px, y * px:(y + 1) * px]
+
+    plain = cell((3, 3)).copy()
+    g.set_road((3, 3))
+    assert ((cell((3, 3)) == (126, 92, 56)).all(-1)).sum() > 4, "road"
+    g.set_resource((4, 4), "fruit")
+    assert ((cell((4, 4)) == (214, 40, 120)).all(-1)).sum() > 4, "fruit mark"
+    g.set_building((5, 5), "farm")
+    assert ((cell((5, 5)) == (236, 206, 120)).all(-1)).sum() > 20, "farm badge"
+    assert (plain != cell((3, 3))).any()

@@ -31,7 +31,12 @@ int8 ``[A]`` (global: A = ``action_space_size``; rows: A = ``max_actions``), and
 in rows mode ``action_id`` int32 ``[max_actions]`` (-1 padding) and
 ``action_features`` int32 ``[max_actions, 17]`` (``polyenv.ACTION_FEATURE_NAMES``).
 The Box bounds are the engine's real value ranges (see :func:`observation_bounds`
-and docs/gymnasium.md). At most ``max_actions`` legal actions are represented
+and docs/gymnasium.md). With ``observation_format="flat"`` the observation is
+``{"observation": Box(float32, [D]), "action_mask"}`` instead: every field
+above (rows mode: the rows' features) scaled into [-1, 1] by
+:class:`polyenv.flat.FlatEncoder` (columns in docs/integrations.md); ``"box"`` returns
+that vector alone (a ``Box``, for wrappers such as ``NormalizeObservation``),
+the mask in ``info["action_mask"]`` and ``action_masks()``. At most ``max_actions`` legal actions are represented
 (the canonical prefix, End Turn kept): only represented actions are legal.
 
 **Rewards.** ``reward="terminal"``: +1 when the learner wins, -1 when it loses,
@@ -61,7 +66,9 @@ from gymnasium import spaces
 from .. import bots
 from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS,
                       UNIT_TYPES, resolve_tribes)
+from ..flat import FlatEncoder
 from ..game_env import GameEnv, _read_level
+from ..render import render_frame
 from ..vector_env import REWARDS, SCORE_SCALE
 
 __all__ = ["TribesEnv", "DEFAULT_TRIBES", "observation_bounds", "observation_space", "load_level_pool",
@@ -87,6 +94,7 @@ _ACTION_MODES = ("global", "rows")
 _INVALID = ("raise", "end_turn", "penalty")
 _INFO_MODES = ("fast", "debug")
 _LEVEL_SELECTIONS = ("round_robin", "seeded_random")
+_OBSERVATION_FORMATS = ("dict", "flat", "box")
 
 
 def observation_bounds(num_tiles: int, num_players: int, turn_limit: int, max_actions: int,
@@ -190,6 +198,21 @@ def observation_space(num_tiles: int, num_players: int, turn_limit: int, action_
     return spaces.Dict(fields)
 
 
+def flat_encoder(observation_format, map_size: int, num_players: int, turn_limit: int, action_mode: str,
+                 max_actions: int) -> FlatEncoder | None:
+    """The encoder of ``observation_format="flat"`` (None for ``"dict"``); ValueError for another format."""
+    if _choice(observation_format, _OBSERVATION_FORMATS, "observation_format") == "dict":
+        return None
+    return FlatEncoder(map_size, num_players, turn_limit, max_actions if action_mode == "rows" else 0)
+
+
+def check_tile_px(tile_px) -> int:
+    """Validates ``render_tile_px`` (an integer >= 8; ValueError)."""
+    if isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer)) or tile_px < 8:
+        raise ValueError(f"render_tile_px must be an integer >= 8, got {tile_px!r}")
+    return int(tile_px)
+
+
 def load_level_pool(levels) -> tuple[list[str], list[str | None]]:
     """Expands ``levels`` (a path, a glob, CSV text, or a list of them) into (texts, paths).
 
@@ -279,8 +302,13 @@ class TribesEnv(gym.Env):
             invalid_action_penalty: the reward of a penalised step.
         info_mode: ``"fast"`` or ``"debug"`` (adds descriptions of the legal
             actions, the level path, the scores and the episode seed).
-        render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]); the full board.
+        render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]: ``polyenv.render.render_frame``,
+            a header over the map); the full board.
+        render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
         full_observability: play without fog of war.
+        observation_format: ``"dict"`` (the native int32 fields), ``"flat"``:
+            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.flat`), or
+            ``"box"``: that Box alone (the mask from ``action_masks()`` and ``info["action_mask"]``).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -290,7 +318,7 @@ class TribesEnv(gym.Env):
                  action_mode: str = "global", max_actions: int = 512, levels=None,
                  level_selection: str = "round_robin", reward: str = "terminal", invalid_action: str = "raise",
                  invalid_action_penalty: float = -0.1, info_mode: str = "fast", render_mode: str | None = None,
-                 full_observability: bool = False):
+                 full_observability: bool = False, observation_format: str = "dict", render_tile_px: int = 32):
         super().__init__()
         self._level_texts, self._level_paths = load_level_pool(levels) if levels is not None else ([], [])
         self._tribes = resolve_tribes(players, bool(self._level_texts))
@@ -321,8 +349,15 @@ class TribesEnv(gym.Env):
         self.action_space_size = game.action_space_size
         self.action_space_fingerprint = game.action_space_fingerprint
         self.turn_limit = game.turn_limit
-        self.observation_space = observation_space(game.num_tiles, P, game.turn_limit, action_mode, self.max_actions,
-                                                   self.action_space_size)
+        self.observation_format = observation_format
+        self.render_tile_px = check_tile_px(render_tile_px)
+        self._flat = flat_encoder(observation_format, game.map_size, P, game.turn_limit, action_mode, self.max_actions)
+        if self._flat is None:
+            self.observation_space = observation_space(game.num_tiles, P, game.turn_limit, action_mode,
+                                                       self.max_actions, self.action_space_size)
+        else:
+            space = self._flat.space(self.action_space_size if action_mode == "global" else self.max_actions)
+            self.observation_space = space["observation"] if observation_format == "box" else space
         self.action_space = spaces.Discrete(self.action_space_size if action_mode == "global" else self.max_actions)
         self._game: GameEnv = game
         self._level_index = 0
@@ -363,6 +398,10 @@ class TribesEnv(gym.Env):
         else:
             obs = {"map_tokens": o["map_tokens"], "state": o["state"], "action_mask": o["action_mask"].view(np.int8),
                    "action_id": ids, "action_features": o["action_features"]}
+        self._mask = obs["action_mask"]
+        if self._flat is not None:
+            flat = self._flat.encode(o["map_tokens"], o["state"], observer, o["action_features"], count)
+            obs = flat if self.observation_format == "box" else {"observation": flat, "action_mask": self._mask}
         self._obs, self._raw = obs, o
         return obs
 
@@ -378,6 +417,8 @@ class TribesEnv(gym.Env):
             "action_space_fingerprint": self.action_space_fingerprint,
             "learner_seat": self._seat,
         }
+        if self.observation_format == "box":
+            info["action_mask"] = self._mask.copy()
         if invalid is not None:
             info["invalid_action"] = invalid
         if g.game_over:
@@ -456,7 +497,7 @@ class TribesEnv(gym.Env):
             raise ValueError(f"action {action!r} is outside the action space {self.action_space}")
         a = int(action)
         if self.action_mode == "global":
-            return a, bool(self._obs["action_mask"][a])
+            return a, bool(self._mask[a])
         count = int(self._raw["legal_action_count"])
         return (int(self._raw["action_id"][a]), True) if a < count else (-1, False)
 
@@ -477,7 +518,8 @@ class TribesEnv(gym.Env):
                 raise ValueError(f"{what} is not a legal action now (player {actor}, round {g.turn}); "
                                  f"{int(self._raw['legal_action_count'])} legal actions are represented")
             if self.invalid_action == "penalty":
-                obs = {k: v.copy() for k, v in self._obs.items()}  # callers own every returned array
+                obs = {k: v.copy() for k, v in self._obs.items()} if isinstance(self._obs, dict) \
+                    else self._obs.copy()  # callers own every returned array
                 return obs, self.invalid_action_penalty, False, False, self._info(invalid=True)
             a = int(self._raw["action_id"][0])  # End Turn is row 0 whenever it is legal
         before = self._score_margin(actor)
@@ -496,13 +538,15 @@ class TribesEnv(gym.Env):
         """The legal actions of the current observation as bool ``[action_space.n]`` (for MaskablePPO)."""
         if self._obs is None:
             raise RuntimeError("call reset() first")
-        return self._obs["action_mask"].astype(bool)
+        return self._mask.astype(bool)
 
     def render(self):
         """``"ansi"`` -> str, ``"rgb_array"`` -> uint8 [H, W, 3]: the full board (no fog); None without render_mode."""
         if self.render_mode is None:
             gym.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            return render_frame(self._game, None, self.render_tile_px)
         return self._game.render(self.render_mode)
 
     @property

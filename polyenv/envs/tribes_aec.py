@@ -20,8 +20,8 @@ PettingZoo's classic environments.
 | | |
 |---|---|
 | agents | ``player_0`` ... ``player_{P-1}`` (turn order) |
-| action space | ``Discrete(A)`` over the stable global action ids (``GameEnv.action_space_size``; id 0 = End Turn) |
-| observation space | ``Dict(observation=Dict(map_tokens=Box(int32, [N*N, 23]), state=Box(int32, [11])), action_mask=Box(0, 1, [A], int8))`` |
+| action space | ``Discrete(A)`` over the stable global action ids (``GameEnv.action_space_size``; id 0 = End Turn), or with ``action_mode="rows"`` ``Discrete(max_actions)`` over the rows of legal actions |
+| observation space | ``Dict(observation=Dict(map_tokens=Box(int32, [N*N, 23]), state=Box(int32, [11])), action_mask=Box(0, 1, [A], int8))``; with ``observation_format="flat"`` ``Dict(observation=Box(float32, [D]), action_mask=...)`` |
 | state space | ``Box(int32, [N*N, 23])`` — ``full_map_numpy()`` (no fog) |
 
 **Turns.** ``agent_selection`` follows the game: an agent keeps the selection
@@ -34,8 +34,22 @@ or automatically when End Turn is its only legal action (``GameEnv``'s
 owners relative to the agent, unexplored tiles all zero) and ``state`` int32
 ``[11]`` (``polyenv.STATE_FEATURE_NAMES``), plus ``action_mask`` int8 ``[A]``
 over the global ids — all zeros when it is not the agent's turn.
-``infos[agent]["legal_actions"]`` holds the legal ids (int32, ascending,
-read-only; empty off-turn).
+``observation_format="flat"`` replaces ``observation`` by one float32 vector
+of scaled features in [-1, 1] (:mod:`polyenv.flat`, docs/integrations.md);
+``"box"`` makes that vector the whole observation (a ``Box`` space, as
+SuperSuit's observation wrappers need) and moves ``action_mask`` into the
+infos, the other place PettingZoo puts it.
+
+**Rows mode** (``action_mode="rows"``, as ``Tribes-v0``): the action is an
+index into ``max_actions`` padded rows of legal actions (the canonical prefix
+when there are more, End Turn kept); ``observation`` adds ``action_id`` (the
+global id of each row, -1 padding) and ``action_features`` (or, flat, the
+rows' encoded features), and ``action_mask`` is ``max_actions`` wide.
+
+**Infos** have a fixed shape (libraries stack them): empty by default
+(``legal_actions()`` returns the legal ids); ``info_legal_actions=True`` adds
+``legal_actions`` (int32 ``[max_actions]``, the first legal ids, -1 padding)
+and ``legal_action_count`` (all legal ids; 0 off-turn).
 
 **Rewards** are terminal: +1 for the winner, -1/(P-1) for every loser (so they
 sum to 0), 0 for everyone on a draw (a finished game without a winner) and on
@@ -55,7 +69,8 @@ been played since ``reset``.
 the seed-000 fields incl. action rows), and ``game`` (the :class:`GameEnv`).
 
 **Rendering** (``render_mode``): ``"ansi"`` returns a coloured terminal map,
-``"rgb_array"`` a ``uint8 [N*24, N*24, 3]`` image, ``"human"`` prints the ANSI
+``"rgb_array"`` a ``uint8 [H, N*render_tile_px, 3]`` image (``polyenv.render.render_frame``:
+a header with the round, whose turn it is and the scores over the map), ``"human"`` prints the ANSI
 map at the end of every turn. All views come from ``polyenv.render`` (the
 ground truth, no fog).
 
@@ -65,7 +80,10 @@ count: 11 for 2, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16), ``mode``
 (``"capitals"`` or ``"score"``), ``max_turns``, ``levels`` (a Tribes CSV level,
 path or text, or a list of them with the same board size and player count;
 ``reset(seed)`` plays ``levels[seed % len(levels)]``), ``full_observability``,
-``max_cycles``, ``render_mode``.
+``max_cycles``, ``render_mode``, ``action_mode`` (``"global"`` or ``"rows"``),
+``max_actions`` (rows, and the width of ``info_legal_actions``; default 512),
+``observation_format`` (``"dict"``, ``"flat"`` or ``"box"``), ``info_legal_actions``,
+``render_tile_px``.
 """
 
 from __future__ import annotations
@@ -81,6 +99,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .._names import DEFAULT_TRIBES, resolve_tribes
+from ..flat import FlatEncoder
+from ..render import render_frame
+from .gym_env import _ACTION_MODES, _OBSERVATION_FORMATS, _choice, check_tile_px, observation_bounds
 from ..game_env import GameEnv, _read_level
 from . import default_map_size
 
@@ -126,6 +147,12 @@ class raw_env(AECEnv, EzPickle):
         full_observability: play without fog of war.
         max_cycles: truncate after this many rounds since reset (None: never).
         render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
+        action_mode: ``"global"`` (ids) or ``"rows"`` (indices into ``max_actions`` legal rows).
+        max_actions: rows represented in rows mode, and the width of ``info_legal_actions``.
+        observation_format: ``"dict"`` (native int32 fields), ``"flat"`` (float32 vector, :mod:`polyenv.flat`)
+            or ``"box"`` (that vector alone; ``action_mask`` in the infos).
+        info_legal_actions: add the padded legal ids and their count to the selected agent's info.
+        render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "tribes_aec_v0",
@@ -133,10 +160,22 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, players: int | Sequence | None = None, map_size: int | None = None, mode: str = "capitals",
                  max_turns: int | None = None, levels=None, full_observability: bool = False,
-                 max_cycles: int | None = None, render_mode: str | None = None):
+                 max_cycles: int | None = None, render_mode: str | None = None, action_mode: str = "global",
+                 max_actions: int = 512, observation_format: str = "dict", info_legal_actions: bool = False,
+                 render_tile_px: int = 32):
         EzPickle.__init__(self, players, map_size, mode, max_turns, levels, full_observability, max_cycles,
-                          render_mode)
+                          render_mode, action_mode, max_actions, observation_format, info_legal_actions,
+                          render_tile_px)
         super().__init__()
+        _choice(action_mode, _ACTION_MODES, "action_mode")
+        _choice(observation_format, _OBSERVATION_FORMATS, "observation_format")
+        if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
+            raise ValueError(f"max_actions must be an integer >= 1, got {max_actions!r}")
+        if not isinstance(info_legal_actions, (bool, np.bool_)):
+            raise ValueError(f"info_legal_actions must be a bool, got {info_legal_actions!r}")
+        self.action_mode, self.observation_format = action_mode, observation_format
+        self.render_tile_px = check_tile_px(render_tile_px)
+        self.max_actions, self.info_legal_actions = int(max_actions), bool(info_legal_actions)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
@@ -162,9 +201,16 @@ class raw_env(AECEnv, EzPickle):
         self._num_players = P
         self.possible_agents = [f"player_{i}" for i in range(P)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        rows = self.max_actions if action_mode == "rows" else 0
+        self._flat = FlatEncoder(self._map_size, P, self._game.turn_limit, rows) \
+            if observation_format != "dict" else None
+        n = A if action_mode == "global" else self.max_actions
         # One space object per agent (PettingZoo seeds them separately).
-        self.observation_spaces = {a: _observation_space(T, A) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
+        bounds = observation_bounds(T, P, self._game.turn_limit, self.max_actions, A)
+        self.observation_spaces = {a: self._flat_space(n) if self._flat else _observation_space(T, n, rows, bounds)
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._rows: dict | None = None  # rows mode: the selected agent's GameEnv.observe (computed on demand)
         self.state_space = spaces.Box(*_token_bounds(T), dtype=np.int32)
         self._capture_ids = frozenset(self._game.action_id("capture", source=t) for t in range(T))
         self._legal, self._legal_intp = _EMPTY_IDS, None
@@ -228,20 +274,74 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"legal_actions": _EMPTY_IDS} for a in self.agents}
+        self.infos = {a: self._info(_EMPTY_IDS) for a in self.agents}
         self._skip_agent_selection = None
         self._rewards_dirty = False
         self._sync_after_action(previous=None, maybe_eliminated=False)
 
     def observe(self, agent: str) -> dict:
-        """``agent``'s fog-of-war view: {"observation": {map_tokens, state}, "action_mask"} (see the module doc)."""
-        tokens, state = self._core.observe_board(self._index[agent])  # map_tokens and state, no action rows
+        """``agent``'s fog-of-war view: {"observation": ..., "action_mask"} (see the module doc)."""
+        player = self._index[agent]
+        acting = agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent))
+        if self.action_mode == "rows":
+            return self._observe_rows(player, acting)
+        tokens, state = self._core.observe_board(player)  # map_tokens and state, no action rows
         mask = np.zeros(self._num_actions, dtype=np.int8)
-        if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
+        if acting:
             if self._legal_intp is None:  # intp indices make the masked assignment ~5x faster than int32
                 self._legal_intp = self._legal.astype(np.intp)
             mask[self._legal_intp] = 1
+        if self._flat is not None:
+            return self._flat_observation(self._flat.encode(tokens, state, player), mask)
         return {"observation": {"map_tokens": tokens, "state": state}, "action_mask": mask}
+
+    def _flat_observation(self, flat: np.ndarray, mask: np.ndarray):
+        return flat if self.observation_format == "box" else {"observation": flat, "action_mask": mask}
+
+    def _flat_space(self, mask_size: int) -> spaces.Space:
+        """"flat": Dict(observation=Box, action_mask); "box": the Box alone (the mask is in the infos)."""
+        space = self._flat.space(mask_size)
+        return space["observation"] if self.observation_format == "box" else space
+
+    def _selected_rows(self) -> dict:
+        """The selected agent's ``GameEnv.observe`` with its legal-action rows (cached per position)."""
+        if self._rows is None:
+            self._rows = self._game.observe(self._index[self.agent_selection], max_actions=self.max_actions)
+        return self._rows
+
+    def _observe_rows(self, player: int, acting: bool) -> dict:
+        """Rows mode: the observation with ``max_actions`` legal-action rows (zeros when not acting)."""
+        if acting:
+            o = self._selected_rows()
+            tokens, state, ids, features = o["map_tokens"], o["state"], o["action_id"], o["action_features"]
+            count, mask = int(o["legal_action_count"]), o["action_mask"].astype(np.int8)
+        else:
+            tokens, state = self._core.observe_board(player)
+            ids = np.full(self.max_actions, -1, np.int32)
+            features = np.zeros((self.max_actions, 17), np.int32)
+            count, mask = 0, np.zeros(self.max_actions, np.int8)
+        if self._flat is not None:
+            return self._flat_observation(self._flat.encode(tokens, state, player, features, count), mask)
+        return {"observation": {"map_tokens": tokens, "state": state, "action_id": ids.copy(),
+                                "action_features": features.copy()}, "action_mask": mask}
+
+    def _info(self, legal: np.ndarray) -> dict:
+        """An agent's info (fixed shape): empty; ``action_mask`` with ``observation_format="box"``;
+        the padded legal ids and their count with ``info_legal_actions``."""
+        info = {}
+        if self.observation_format == "box":
+            mask = np.zeros(self.action_spaces[self.possible_agents[0]].n, np.int8)
+            if self.action_mode == "rows":
+                mask[:min(len(legal), self.max_actions)] = 1  # the represented legal rows come first
+            else:
+                mask[legal] = 1
+            info["action_mask"] = mask
+        if self.info_legal_actions:
+            padded = np.full(self.max_actions, -1, np.int32)
+            n = min(len(legal), self.max_actions)
+            padded[:n] = legal[:n]
+            info.update(legal_actions=padded, legal_action_count=len(legal))
+        return info
 
     def step(self, action) -> None:
         """Applies the selected agent's action id (``None`` for a terminated / truncated agent).
@@ -256,6 +356,12 @@ class raw_env(AECEnv, EzPickle):
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"{agent} is in the game: step needs an integer action id, got {action!r}")
         action = int(action)
+        if self.action_mode == "rows":
+            o = self._selected_rows()
+            if not 0 <= action < int(o["legal_action_count"]):
+                raise ValueError(f"row {action} is not a legal action row now ({int(o['legal_action_count'])} rows "
+                                 f"of {self.max_actions} are legal)")
+            action = int(o["action_id"][action])
         self._core.step(action)  # GameEnv.step: ValueError and no change when illegal
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_dirty:
@@ -270,8 +376,9 @@ class raw_env(AECEnv, EzPickle):
     def _sync_after_action(self, previous: str | None, maybe_eliminated: bool) -> None:
         """Moves rewards, terminations, infos and the selection to the game's new position."""
         game, core = self._game, self._core
+        self._rows = None
         if previous is not None:
-            self.infos[previous] = {"legal_actions": _EMPTY_IDS}
+            self.infos[previous] = self._info(_EMPTY_IDS)
         if core.game_over:
             self._legal, self._legal_intp = _EMPTY_IDS, None
             self._rewards_dirty = True
@@ -303,11 +410,11 @@ class raw_env(AECEnv, EzPickle):
         legal = core.legal_actions()
         legal.flags.writeable = False
         self._legal, self._legal_intp = legal, None
-        self.infos[current] = {"legal_actions": legal}
+        self.infos[current] = self._info(legal)
         self.agent_selection = current
         if self.max_cycles is not None and game.turn - self._start_turn >= self.max_cycles:
             self._legal, self._legal_intp = _EMPTY_IDS, None
-            self.infos[current] = {"legal_actions": _EMPTY_IDS}
+            self.infos[current] = self._info(_EMPTY_IDS)
             for a in self.agents:
                 if not self.terminations[a]:
                     self.truncations[a] = True
@@ -334,6 +441,8 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode == "human":
             print(self._game.render("ansi"), flush=True)
             return None
+        if self.render_mode == "rgb_array":
+            return render_frame(self._game, None, self.render_tile_px)
         return self._game.render(self.render_mode)
 
     def close(self) -> None:
@@ -381,14 +490,15 @@ class raw_env(AECEnv, EzPickle):
         self._accumulate_rewards()
 
 
-def _observation_space(tiles: int, actions: int) -> spaces.Dict:
-    """Dict(observation=Dict(map_tokens, state), action_mask) for a board of ``tiles`` and ``actions`` ids."""
+def _observation_space(tiles: int, actions: int, rows: int, bounds: dict) -> spaces.Dict:
+    """Dict(observation=Dict(map_tokens, state[, action_id, action_features]), action_mask [actions])."""
     state_low = np.full(11, -1, dtype=np.int32)
     state_low[7] = _INT32.min  # next-turn income can be negative
-    return spaces.Dict({
-        "observation": spaces.Dict({
-            "map_tokens": spaces.Box(*_token_bounds(tiles), dtype=np.int32),
-            "state": spaces.Box(state_low, np.full(11, _INT32.max, dtype=np.int32), dtype=np.int32),
-        }),
-        "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
-    })
+    fields = {
+        "map_tokens": spaces.Box(*_token_bounds(tiles), dtype=np.int32),
+        "state": spaces.Box(state_low, np.full(11, _INT32.max, dtype=np.int32), dtype=np.int32),
+    }
+    if rows:
+        fields["action_id"] = spaces.Box(*bounds["action_id"], dtype=np.int32)
+        fields["action_features"] = spaces.Box(*bounds["action_features"], dtype=np.int32)
+    return spaces.Dict({"observation": spaces.Dict(fields), "action_mask": spaces.Box(0, 1, (actions,), np.int8)})

@@ -24,6 +24,15 @@ inside that step; its returned observation is the first of the next episode,
 ``infos["final_obs"]`` (an object array; ``infos["_final_obs"]`` marks the
 entries) holds the terminal observation, ``infos["final_info"]`` its info.
 Episode k of environment i plays the map of ``seed + i + k * num_envs``.
+``autoreset=False`` gives ``AutoresetMode.DISABLED`` (TorchRL's preferred
+mode): a finished environment keeps returning its terminal observation (no
+``final_obs``), stepping it raises :class:`EnvironmentFinishedError` until it
+is reset, and ``reset(options={"reset_mask": mask})`` resets the finished
+environments of ``mask`` alone (the others continue; mid-episode environments
+can only be restarted all together, by ``reset()`` without a mask).
+
+``observation_format="flat"`` returns ``{"observation": float32 [num_envs, D],
+"action_mask"}`` (:mod:`polyenv.flat`), encoded for the whole batch at once.
 
 Not available natively (these raise ValueError and name the alternative):
 ``levels``, a callable ``opponent``, ``learner_seat="random"``,
@@ -41,11 +50,15 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import _core
-from ..envs.gym_env import check_common_kwargs, observation_space, resolve_tribes
+from ..envs.gym_env import check_common_kwargs, flat_encoder, observation_space, resolve_tribes
 from ..game_env import GameEnv
 from ..vector_env import VectorGameEnv
 
-__all__ = ["TribesVectorEnv"]
+__all__ = ["TribesVectorEnv", "EnvironmentFinishedError"]
+
+
+class EnvironmentFinishedError(RuntimeError):
+    """``autoreset=False``: an environment whose episode ended was stepped before being reset."""
 
 _MASK_POOL = 4  # recycled global-id masks (copy=True): the live one, SB3's previous one, spares
 
@@ -78,6 +91,8 @@ class TribesVectorEnv(VectorEnv):
             by the one after it (enough for rollout loops that keep the previous
             observation, such as SB3's); no per-step allocation.
         seed: seed of the first episodes before any ``reset(seed=...)`` (None: random).
+        autoreset: True (default): ``AutoresetMode.SAME_STEP``; False: ``AutoresetMode.DISABLED`` (module docstring).
+        observation_format: ``"dict"`` or ``"flat"`` (as :class:`~polyenv.envs.gym_env.TribesEnv`).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["ansi", "rgb_array"], "render_fps": 2}
@@ -87,7 +102,8 @@ class TribesVectorEnv(VectorEnv):
                  max_actions: int = 512, levels=None, level_selection: str = "round_robin", reward: str = "terminal",
                  invalid_action: str = "raise", invalid_action_penalty: float = -0.1, info_mode: str = "fast",
                  render_mode: str | None = None, full_observability: bool = False, num_threads: int | None = None,
-                 copy: bool = True, max_episode_steps: int | None = None, seed: int | None = None):
+                 copy: bool = True, max_episode_steps: int | None = None, seed: int | None = None,
+                 autoreset: bool = True, observation_format: str = "dict"):
         unsupported = {
             "levels": levels is not None,
             "a callable opponent": callable(opponent) and not isinstance(opponent, str),
@@ -101,6 +117,8 @@ class TribesVectorEnv(VectorEnv):
                                  f"vectorization_mode='sync') for it")
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if not isinstance(autoreset, (bool, np.bool_)):
+            raise ValueError(f"autoreset must be a bool, got {autoreset!r}")
         tribes = resolve_tribes(players, False)
         probe = GameEnv(seed=0, map_size=11 if map_size is None else map_size, players=tribes, mode=mode,
                         max_turns=max_turns, full_observability=full_observability)
@@ -115,6 +133,10 @@ class TribesVectorEnv(VectorEnv):
         self.max_actions, self.reward_mode, self.info_mode = int(max_actions), reward, info_mode
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
         self.render_mode, self.copy = render_mode, bool(copy)
+        self.autoreset = bool(autoreset)
+        # Gymnasium's vector envs (and wrappers such as TorchRL's GymWrapper) read the mode from the instance.
+        self.autoreset_mode = AutoresetMode.SAME_STEP if self.autoreset else AutoresetMode.DISABLED
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.map_size, self.num_players = probe.map_size, P
         self.action_space_size = probe.action_space_size
         self.action_space_fingerprint = probe.action_space_fingerprint
@@ -124,9 +146,18 @@ class TribesVectorEnv(VectorEnv):
             max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
-        self.single_observation_space = observation_space(probe.num_tiles, P, probe.turn_limit, action_mode,
-                                                          self.max_actions, self.action_space_size)
+        if observation_format == "box":
+            raise ValueError("TribesVectorEnv supports observation_format 'dict' or 'flat' (the 'box' format is for "
+                             "single environments; a vector env returns the masks with the observations)")
+        self.observation_format = observation_format
+        self._flat = flat_encoder(observation_format, probe.map_size, P, probe.turn_limit, action_mode,
+                                  self.max_actions)
         n = self.action_space_size if action_mode == "global" else self.max_actions
+        if self._flat is None:
+            self.single_observation_space = observation_space(probe.num_tiles, P, probe.turn_limit, action_mode,
+                                                              self.max_actions, self.action_space_size)
+        else:
+            self.single_observation_space = self._flat.space(n)
         self.single_action_space = spaces.Discrete(n)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -148,6 +179,11 @@ class TribesVectorEnv(VectorEnv):
         self._no_truncation = self._constant(np.zeros(B, dtype=bool))
         self._fingerprints = self._constant(np.full(B, self.action_space_fingerprint, dtype=np.uint64))
         self._seats = self._constant(np.full(B, self._seat, dtype=np.int64))
+        # autoreset=False: the native games still reset in the step that ends them (the next episode waits,
+        # unseen); "held" environments show their terminal observation until reset(options={"reset_mask"}).
+        self._held = np.zeros(B, dtype=bool)
+        self._terminal_tokens = np.zeros((B, probe.num_tiles, 23), np.int32)
+        self._terminal_state = np.zeros((B, 11), np.int32)
 
     # ------------------------------------------------------------------ native extras
     @property
@@ -205,8 +241,11 @@ class TribesVectorEnv(VectorEnv):
         # copy=False: a slot's buffers never move, so its views are made once.
         if self._slot_views[slot] is None:
             self._slot_views[slot] = (self._observation(batch), self._info_arrays(batch))
-        elif self.action_mode == "global":
-            self._global_mask(batch)  # updates the slot's mask array in place
+        else:
+            if self.action_mode == "global":
+                self._global_mask(batch)  # updates the slot's mask array in place
+            if self._flat is not None:
+                self._encode_flat(batch, out=self._slot_views[slot][0]["observation"])
         obs, self._info_views = self._slot_views[slot]
         self._obs = dict(obs)  # a fresh dict each step, over the slot's arrays
 
@@ -249,14 +288,33 @@ class TribesVectorEnv(VectorEnv):
             self._mask_pool.append(entry)
         return entry
 
+    def _observers(self, state: np.ndarray) -> np.ndarray | int:
+        """The seat each row is observed by: the learner's, or (self-play) the player to move."""
+        return state[..., 1] if self.opponent is None else self._seat
+
+    def _encode_flat(self, batch: dict, out: np.ndarray | None = None) -> np.ndarray:
+        return self._flat.encode(batch["map_tokens"], batch["state"], self._observers(batch["state"]),
+                                 batch["action_features"], batch["legal_action_count"], out=out)
+
     def _observation(self, batch: dict) -> dict:
         if self.action_mode == "global":
-            return {"map_tokens": batch["map_tokens"], "state": batch["state"], "action_mask": self._global_mask(batch)}
-        return {"map_tokens": batch["map_tokens"], "state": batch["state"],
-                "action_mask": batch["action_mask"].view(np.int8), "action_id": batch["action_id"],
-                "action_features": batch["action_features"]}
+            mask = self._global_mask(batch)
+            if self._flat is not None:
+                return {"observation": self._encode_flat(batch), "action_mask": mask}
+            return {"map_tokens": batch["map_tokens"], "state": batch["state"], "action_mask": mask}
+        mask = batch["action_mask"].view(np.int8)
+        if self._flat is not None:
+            return {"observation": self._encode_flat(batch), "action_mask": mask}
+        return {"map_tokens": batch["map_tokens"], "state": batch["state"], "action_mask": mask,
+                "action_id": batch["action_id"], "action_features": batch["action_features"]}
 
     def _final_observation(self, batch: dict, i: int) -> dict:
+        if self._flat is not None:
+            mask = np.zeros(self.single_action_space.n, dtype=np.int8)
+            flat = self._flat.encode(batch["final_map_tokens"][i], batch["final_state"][i],
+                                     self._observers(batch["final_state"][i]),
+                                     np.zeros((self.max_actions, 17), np.int32), 0)
+            return {"observation": flat, "action_mask": mask}
         obs = {"map_tokens": batch["final_map_tokens"][i].copy(), "state": batch["final_state"][i].copy()}
         if self.action_mode == "global":
             obs["action_mask"] = np.zeros(self.action_space_size, dtype=np.int8)
@@ -298,9 +356,19 @@ class TribesVectorEnv(VectorEnv):
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
         """Starts a new episode in every environment: ``seed`` (an int, or the list
         ``[s, s+1, ...]``) restarts the seed sequence, environment i playing ``s + i``;
-        None continues each environment's sequence. Returns ``(obs, infos)``."""
+        None continues each environment's sequence. Returns ``(obs, infos)``.
+
+        With ``autoreset=False``, ``options={"reset_mask": bool [num_envs]}``
+        resets the finished environments it marks (their next episode of the
+        sequence); a mask that marks every environment is a full reset."""
+        options = dict(options or {})
+        reset_mask = options.pop("reset_mask", None)
         if options:
-            raise ValueError(f"reset takes no options, got {options!r}")
+            raise ValueError(f"reset takes no options other than reset_mask, got {options!r}")
+        if reset_mask is not None:
+            mask = self._check_reset_mask(reset_mask, seed)
+            if not mask.all():
+                return self._release(mask)
         if isinstance(seed, (list, tuple, np.ndarray)):
             seeds = [int(s) for s in seed]
             if len(seeds) != self.num_envs or seeds != list(range(seeds[0], seeds[0] + self.num_envs)):
@@ -313,8 +381,60 @@ class TribesVectorEnv(VectorEnv):
         else:
             batch = self._next_slot()
             self._native.reset_into(batch, seed)
+        self._held[:] = False
         self._set_batch(batch)
         return self._obs, self._infos(None)
+
+    def _check_reset_mask(self, reset_mask, seed) -> np.ndarray:
+        """Validates ``options["reset_mask"]`` (ValueError, nothing changes)."""
+        if self.autoreset:
+            raise ValueError("reset_mask needs autoreset=False (with autoreset, finished games reset themselves)")
+        mask = np.asarray(reset_mask)
+        if mask.shape != (self.num_envs,) or mask.dtype != np.bool_ or not mask.any():
+            raise ValueError(f"reset_mask must be a bool array of shape ({self.num_envs},) with a True entry, "
+                             f"got {mask.dtype} {mask.shape}")
+        if not mask.all():
+            if self._batch is None:
+                raise RuntimeError("call reset() without a mask first")
+            running = np.flatnonzero(mask & ~self._held)
+            if running.size:
+                raise ValueError(f"environments {running[:10].tolist()} are mid-episode: only finished "
+                                 "environments reset alone (reset every environment with reset() for a restart)")
+            if seed is not None:
+                raise ValueError("a seed restarts every environment's sequence: pass it without a partial reset_mask")
+        return mask
+
+    def _release(self, mask: np.ndarray):
+        """autoreset=False: shows the waiting next episode of the finished environments in ``mask``."""
+        rows = np.flatnonzero(mask).astype(np.int32)
+        fresh = self._native.observe_slots(rows)
+        batch = {k: v.copy() for k, v in self._batch.items()} if self.copy else self._copy_to_next_slot()
+        for key, value in fresh.items():
+            if key in batch and key not in ("reward", "terminated", "action_valid"):
+                batch[key][rows] = value
+        self._held[rows] = False
+        self._set_batch(batch)
+        return self._obs, self._infos(None)
+
+    def _copy_to_next_slot(self) -> dict:
+        previous, slot = self._batch, self._next_slot()
+        for key, value in previous.items():
+            slot[key][...] = value
+        return slot
+
+    def _hold_finished(self, batch: dict, terminations: np.ndarray) -> None:
+        """autoreset=False: finished rows show their terminal observation (no legal actions) until released."""
+        done = np.flatnonzero(terminations)
+        self._terminal_tokens[done] = batch["final_map_tokens"][done]
+        self._terminal_state[done] = batch["final_state"][done]
+        self._held[done] = True
+        held = np.flatnonzero(self._held)
+        batch["map_tokens"][held] = self._terminal_tokens[held]
+        batch["state"][held] = self._terminal_state[held]
+        batch["action_id"][held] = -1
+        batch["action_mask"][held] = 0
+        batch["action_features"][held] = 0
+        batch["legal_action_count"][held] = 0
 
     def _action_ids(self, actions) -> tuple[np.ndarray, np.ndarray]:
         """Global ids (int32 [B], -1 for a padding row) and legality (bool [B]) of a batch of actions."""
@@ -341,6 +461,10 @@ class TribesVectorEnv(VectorEnv):
         """
         if self._batch is None:
             raise RuntimeError("call reset() before step()")
+        if self._held.any():
+            finished = np.flatnonzero(self._held)
+            raise EnvironmentFinishedError(f"environments {finished[:10].tolist()} finished their episode: reset "
+                                           "them first (reset(options={'reset_mask': mask})); nothing was stepped")
         ids, legal = self._action_ids(actions)
         invalid = ~legal
         any_invalid = bool(invalid.any())
@@ -356,6 +480,8 @@ class TribesVectorEnv(VectorEnv):
                 ids = np.where(invalid, -1, ids).astype(np.int32)
         previous = self._batch  # not overwritten by this step (a fresh batch or the other slot)
         batch = self._run(ids)
+        if not self.autoreset and batch["terminated"].any():
+            self._hold_finished(batch, batch["terminated"].view(bool))
         self._set_batch(batch)
         rewards = batch["reward"]  # float32 [B], this step's own array (fresh, or a buffer of copy=False)
         if any_invalid and self.invalid_action == "penalty":
@@ -363,7 +489,7 @@ class TribesVectorEnv(VectorEnv):
         terminations = batch["terminated"].view(bool)
         truncations = self._no_truncation
         infos = self._infos(invalid)
-        if terminations.any():
+        if terminations.any() and self.autoreset:
             done = np.flatnonzero(terminations)
             final_obs = np.full(self.num_envs, None, dtype=object)
             for i in done:
