@@ -157,6 +157,8 @@ class RolloutFleet:
             try:
                 batch = ray.get(ref)
             except RayActorError as error:
+                if error.actor_init_failed:  # deterministic (e.g. policy_fn cannot be unpickled there): no retry
+                    raise RuntimeError(f"rollout actor {i} could not start: {error}") from error
                 self._retry[i].append(seq)
                 if generation == self._generation[i]:
                     self._restart(i, error)
