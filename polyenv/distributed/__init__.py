@@ -4,7 +4,8 @@
   fog-of-war observations with the action mask inside; :func:`register_env`
   registers it with ``ray.tune.registry`` as :data:`ENV_NAME`.
 * :class:`TribesMaskedRLModule` — a PPO-ready torch RLModule that masks illegal actions.
-* :func:`ppo_config` — PPO with one shared masked policy for every seat.
+* :func:`ppo_config` — PPO with one shared masked policy for every seat;
+  :func:`win_rate_vs_random` evaluates a trained module.
 * :class:`RolloutFleet` — Ray actors each owning a :class:`polyenv.VectorGameEnv`,
   dense NumPy batches to one learner, restarted and re-seeded when they die.
 * :class:`RolloutWorker`, :class:`RolloutBatch`, :func:`random_policy`,
@@ -18,11 +19,12 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["TribesMultiAgentEnv", "ENV_NAME", "register_env", "TribesMaskedRLModule", "ppo_config", "RolloutFleet",
-           "RolloutWorker", "RolloutBatch", "random_policy", "actor_seed"]
+__all__ = ["TribesMultiAgentEnv", "ENV_NAME", "register_env", "TribesMaskedRLModule", "ppo_config",
+           "win_rate_vs_random", "RolloutFleet", "RolloutWorker", "RolloutBatch", "random_policy", "actor_seed"]
 
 _LAZY = {"TribesMultiAgentEnv": ".multi_agent", "ENV_NAME": ".multi_agent", "register_env": ".multi_agent",
-         "TribesMaskedRLModule": ".rl_module", "ppo_config": ".training", "RolloutFleet": ".fleet",
+         "TribesMaskedRLModule": ".rl_module", "ppo_config": ".training", "win_rate_vs_random": ".training",
+         "RolloutFleet": ".fleet",
          "RolloutWorker": ".worker", "RolloutBatch": ".worker", "random_policy": ".worker", "actor_seed": ".worker"}
 
 
