@@ -15,6 +15,7 @@ import argparse
 import time
 
 import ray
+import torch
 
 from polyenv.distributed import ppo_config, win_rate_vs_random
 from polyenv.distributed.training import SHARED_POLICY
@@ -31,7 +32,10 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20, help="evaluation games against random play")
     p.add_argument("--address", default=None, help="Ray cluster address (None: start a local cluster)")
     p.add_argument("--num-cpus", type=int, default=2, help="CPUs of the local cluster")
+    p.add_argument("--torch-threads", type=int, default=1,
+                   help="torch threads of this process (the learner); remote env runners use 1 (Ray's default)")
     args = p.parse_args()
+    torch.set_num_threads(args.torch_threads)  # small networks: extra threads mostly wait on a busy machine
 
     if args.address:
         ray.init(address=args.address)
