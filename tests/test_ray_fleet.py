@@ -62,6 +62,7 @@ def test_fleet_batches_equal_the_same_seeds_run_locally():
         assert all(b.generation == 0 and b.seed == actor_seed(5, actor, 0) for b in got)
         for b, ref in zip(got, local_batches(actor_seed(5, actor, 0), 3, 6, len(got))):
             assert b.steps == 6 and b.num_envs == 3
+            assert not b.data["map_tokens"].flags.writeable  # a view of the object store, not a copy
             assert_same(b, ref)
     assert actor_seed(5, 0, 0) != actor_seed(5, 1, 0) != actor_seed(5, 0, 1)
 

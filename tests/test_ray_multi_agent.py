@@ -7,7 +7,9 @@ pytest.importorskip("ray.rllib", reason="needs RLlib and torch: pip install torc
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-from polyenv.distributed import ENV_NAME, TribesMultiAgentEnv, ppo_config, register_env  # noqa: E402
+from polyenv.distributed import (  # noqa: E402
+    ENV_NAME, TribesMultiAgentEnv, ppo_config, register_env, win_rate_vs_random,
+)
 from polyenv.envs import tribes_aec_v0  # noqa: E402
 
 SMALL = {"map_size": 8, "max_turns": 4}
@@ -150,6 +152,8 @@ def test_one_ppo_iteration_with_a_shared_masked_policy(local_ray):
         assert result["env_runners"]["num_env_steps_sampled"] >= 128
         learner = result["learners"]["shared"]
         assert np.isfinite(learner["total_loss"]) and learner["num_module_steps_trained"] > 0
+        score = win_rate_vs_random(algo.get_module("shared"), dict(SMALL, players=2), games=2)
+        assert score["games"] == 2 and 0 <= score["wins"] + score["draws"] <= 2
     finally:
         algo.stop()
 
