@@ -16,8 +16,9 @@ batch. fleet x1 / local is the cost of going through Ray; fleet x2 / fleet x1
 is bounded by the cores the machine really has free.
 
 RLlib: env-steps/s of a local ``MultiAgentEnvRunner.sample`` (the masked
-module choosing every action with one torch thread, episodes recorded) on TribesMultiAgentEnv, next
-to a plain Python loop stepping the same env with random legal actions.
+module choosing every action with one torch thread, episodes recorded) on TribesMultiAgentEnv with 1
+and 8 envs per runner (batched inference), next to a plain Python loop stepping the same env with
+random legal actions.
 """
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def fleet_rate(args, env_kwargs, actors: int) -> float:
         return n / (time.perf_counter() - start)
 
 
-def rllib_rates(args) -> tuple[float, float]:
+def rllib_rates(args) -> tuple[float, dict]:
     env_config = {"players": 2, "map_size": args.map_size, "max_actions": args.max_actions}
     env, rng = TribesMultiAgentEnv(env_config), np.random.default_rng(0)
     obs, _ = env.reset(seed=0)
@@ -67,14 +68,16 @@ def rllib_rates(args) -> tuple[float, float]:
         if terminateds["__all__"]:
             obs, _ = env.reset()
     raw = args.rllib_steps / (time.perf_counter() - start)
-    torch.set_num_threads(1)  # batch-1 inference, as in Ray's env-runner workers (OMP_NUM_THREADS=1)
-    algo = ppo_config(env_config).env_runners(num_env_runners=0).build_algo()
-    runner = algo.env_runner
-    runner.sample(num_timesteps=200)
-    start = time.perf_counter()
-    runner.sample(num_timesteps=args.rllib_steps)
-    sampled = args.rllib_steps / (time.perf_counter() - start)
-    algo.stop()
+    torch.set_num_threads(1)  # small-batch inference, as in Ray's env-runner workers (OMP_NUM_THREADS=1)
+    sampled = {}
+    for envs in (1, 8):
+        algo = ppo_config(env_config).env_runners(num_env_runners=0, num_envs_per_env_runner=envs).build_algo()
+        runner = algo.env_runner
+        runner.sample(num_timesteps=200)
+        start = time.perf_counter()
+        runner.sample(num_timesteps=args.rllib_steps)
+        sampled[envs] = args.rllib_steps / (time.perf_counter() - start)
+        algo.stop()
     return raw, sampled
 
 
@@ -104,8 +107,9 @@ def main() -> None:
     raw, sampled = rllib_rates(args)
     print(f"RLlib, TribesMultiAgentEnv (rows, Amax {args.max_actions}), {args.rllib_steps} env steps:")
     print(f"  env.step loop, random legal actions  {raw:>8,.0f} env-steps/s")
-    print(f"  MultiAgentEnvRunner.sample (module)  {sampled:>8,.0f} env-steps/s")
-    print(f"  runner / raw env = {sampled / raw:.3f}")
+    for envs, rate in sampled.items():
+        print(f"  MultiAgentEnvRunner.sample, {envs} env{'s' if envs > 1 else ' '} {rate:>8,.0f} env-steps/s"
+              f"  (runner / raw env = {rate / raw:.3f})")
     ray.shutdown()
 
 
