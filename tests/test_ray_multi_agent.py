@@ -175,3 +175,22 @@ def test_rllib_pettingzoo_wrapper_runs_the_aec_env_with_action_masks():
         if terminateds["__all__"]:
             break
     assert terminateds["__all__"] and sum(rewards.values()) == pytest.approx(0.0)
+
+
+def test_an_eliminated_player_is_terminated_at_once_and_the_game_goes_on():
+    from polyenv import GameEnv
+
+    scenario = GameEnv.blank(8, (2, 1, 0), terrain="plain")  # player 2's only city is capturable by player 0
+    for player, tile in ((0, 0), (1, 63), (2, 7)):
+        scenario.place_city(player, tile, capital=True)
+    scenario.place_unit(0, "warrior", 7)
+    env = TribesMultiAgentEnv({"players": 3, "map_size": 8})
+    env.reset(seed=0)
+    env._game = scenario  # white-box: play the hand-made position through the env
+    obs = env._observe_current()
+    capture = scenario.action_id("capture", source=7)
+    row = int(np.flatnonzero(obs["player_0"]["observations"]["action_id"] == capture)[0])
+    obs, rewards, terminateds, truncateds, _ = env.step({"player_0": row})
+    assert rewards == {"player_0": 0.0, "player_2": -0.5}
+    assert terminateds == {"__all__": False, "player_2": True} and not truncateds["__all__"]
+    assert list(obs) == ["player_0"] and env.agents == ["player_0", "player_1"]

@@ -108,7 +108,8 @@ class TribesMultiAgentEnv(MultiAgentEnv):
                     isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
                 raise ValueError(f"{name} must be an integer >= 1{' or None' if name == 'max_cycles' else ''}, "
                                  f"got {v!r}")
-        map_size = config.get("map_size") or default_map_size(len(tribes))
+        map_size = config.get("map_size")
+        map_size = default_map_size(len(tribes)) if map_size is None else map_size
         self._game = GameEnv(seed=0, map_size=map_size, players=tribes, mode=config.get("mode", "capitals"),
                              max_turns=config.get("max_turns"),
                              full_observability=bool(config.get("full_observability", False)))
@@ -125,6 +126,8 @@ class TribesMultiAgentEnv(MultiAgentEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self._loser_reward = -1.0 / (P - 1)
+        # Players are eliminated when they lose their last city: only a capture (or a turn change) can do it.
+        self._capture_ids = frozenset(g.action_id("capture", source=t) for t in range(g.num_tiles))
         self._raw: dict | None = None
         self._mask: np.ndarray | None = None
         self._start_turn = 0
@@ -199,10 +202,11 @@ class TribesMultiAgentEnv(MultiAgentEnv):
         g.step(a)
         # RLlib needs a reward for an agent that acted and observes again (its turn goes on).
         rewards, terminateds, truncateds = {actor: 0.0}, {"__all__": False}, {"__all__": False}
-        for i, agent in enumerate(self.possible_agents):  # eliminations (a capture can end a player)
-            if agent in self.agents and not g.player(i)["alive"] and not g.game_over:
-                rewards[agent], terminateds[agent] = self._loser_reward, True
-                self.agents.remove(agent)
+        if not g.game_over and (a in self._capture_ids or self.possible_agents[g.current_player] != actor):
+            for agent in list(self.agents):
+                if not g.player(self.possible_agents.index(agent))["alive"]:
+                    rewards[agent], terminateds[agent] = self._loser_reward, True
+                    self.agents.remove(agent)
         infos = {actor: {"invalid_action": not legal}}
         if g.game_over:
             w = g.winner
