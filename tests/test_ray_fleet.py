@@ -83,11 +83,18 @@ def test_set_weights_reaches_the_actors_policy():
         np.testing.assert_array_equal(b.data["action"], b.data["action_id"][:-1, :, 0])
 
 
+def kill(handle):
+    """Kills an actor and waits until Ray reports it dead (so no later request can still reach it)."""
+    ray.kill(handle)
+    with pytest.raises(ray.exceptions.RayActorError):
+        ray.get(handle.ping.remote(), timeout=60)
+
+
 def test_killed_actor_is_restarted_reseeded_and_no_batch_is_lost_or_duplicated():
     fleet = RolloutFleet(2, 2, KW, seed=9, max_restarts=1)
     try:
         batches = list(fleet.sample(steps=4, num_batches=2))
-        ray.kill(fleet.actor_handles[0])
+        kill(fleet.actor_handles[0])
         batches += list(fleet.sample(steps=4, num_batches=6))
         assert fleet.restarts == 1
         groups = by_actor(batches)
@@ -98,7 +105,7 @@ def test_killed_actor_is_restarted_reseeded_and_no_batch_is_lost_or_duplicated()
         assert restarted and all(b.seed == actor_seed(9, 0, 1) for b in restarted)
         for b, ref in zip(restarted, local_batches(actor_seed(9, 0, 1), 2, 4, len(restarted))):
             assert_same(b, ref)  # the new actor starts fresh games from its new seed
-        ray.kill(fleet.actor_handles[0])
+        kill(fleet.actor_handles[0])
         with pytest.raises(RuntimeError, match="failed after 1 restarts"):
             list(fleet.sample(steps=4, num_batches=4))
     finally:
