@@ -9,6 +9,7 @@ simulates it natively in C++ and exposes it as:
 * ``gym.make("polyenv/Tribes-v0")`` and :mod:`polyenv.vector` — Gymnasium, the native
   Gymnasium ``VectorEnv`` and the stable-baselines3 adapter.
 * :mod:`polyenv.envs.tribes_aec_v0` — the PettingZoo AEC environment (2–16 players).
+* :mod:`polyenv.distributed` — Ray rollout actors and an RLlib multi-agent env (``pip install "polyenv[ray]"``).
 
 Tribe constants (``Bardur``, ``Imperius``, ...) are the Tribes tribe keys.
 Name tables (``UNIT_TYPES``, ``TECHS``, ...) map engine codes to names, and

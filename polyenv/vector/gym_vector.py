@@ -525,7 +525,9 @@ class TribesVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs) -> None:
         """Joins the native worker threads."""
-        self._native.close()
+        native = getattr(self, "_native", None)  # absent when __init__ rejected its arguments (gymnasium 1.2 __del__)
+        if native is not None:
+            native.close()
 
     def __repr__(self) -> str:
         return (f"TribesVectorEnv(num_envs={self.num_envs}, map_size={self.map_size}, players={self.num_players}, "
