@@ -23,7 +23,7 @@ from ._names import (
 )
 from .game_env import GameEnv
 from .vector_env import StaleStateError, VectorGameEnv
-from .rollout import RolloutBuffer, RolloutBufferFullError
+from .rollout import RolloutBuffer, RolloutBufferFullError, RolloutProtocolError
 from . import bots  # noqa: E402  (built-in bots: polyenv.bots.play(game, "greedy"))
 from .envs import registration as _gym_registration  # noqa: E402,F401  (registers "polyenv/Tribes-v0" with Gymnasium)
 
@@ -41,6 +41,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "RolloutBuffer", "RolloutBufferFullError",
+    "RolloutProtocolError",
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",

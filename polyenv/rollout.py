@@ -20,8 +20,8 @@ this step's action ended the episode — ``batch["terminated"]`` of the step it
 caused) and, with ``value=True``, ``value`` float32 [B].
 
 Errors: a malformed argument raises ValueError and writes nothing; ``add()``
-on a full buffer raises :class:`RolloutBufferFullError` (a RuntimeError, not a
-ValueError): the arguments are fine, the call sequence is not — the trainer
+on a full buffer raises :class:`RolloutBufferFullError` (a
+:class:`RolloutProtocolError`, which is a RuntimeError, not a ValueError): the arguments are fine, the call sequence is not — the trainer
 forgot its compute-and-clear step. The buffer is deliberately not circular:
 overwriting the oldest step would corrupt the returns.
 """
@@ -34,12 +34,16 @@ import numpy as np
 
 from . import _validate as _v
 
-__all__ = ["RolloutBuffer", "RolloutBufferFullError"]
+__all__ = ["RolloutBuffer", "RolloutBufferFullError", "RolloutProtocolError"]
 
 _STEP_FIELDS = (("action", np.int64), ("reward", np.float32), ("log_prob", np.float32), ("done", np.uint8))
 
 
-class RolloutBufferFullError(RuntimeError):
+class RolloutProtocolError(RuntimeError):
+    """A RolloutBuffer call out of sequence (well-formed arguments, wrong moment)."""
+
+
+class RolloutBufferFullError(RolloutProtocolError):
     """``RolloutBuffer.add()`` past ``max_length``: a usage-protocol error (clear() was not called)."""
 
 
@@ -168,6 +172,23 @@ class RolloutBuffer:
         np.not_equal(step["done"], 0, out=self._dones[t], casting="unsafe")
         self._size = t + 1
         self._refresh()
+
+    def set_outcome(self, reward, done) -> None:
+        """Overwrites the reward and done of the last added step (float32 / uint8 [B]).
+
+        For pipelines that step into the very arrays the observation was read from
+        (``step_slots_into_checked``): ``add()`` the step when acting (reward and done
+        zero), then set its outcome once the step returns. ValueError for malformed
+        arrays, :class:`RolloutProtocolError` on an empty buffer; nothing written then.
+        """
+        _check(reward, "reward", (self._B,), self._step["reward"].dtype)
+        _check(done, "done", (self._B,), self._step["done"].dtype)
+        if self._size == 0:
+            raise RolloutProtocolError("set_outcome() needs a step: add() one first")
+        t = self._size - 1
+        self._step["reward"][t] = reward
+        self._step["done"][t] = done
+        np.not_equal(done, 0, out=self._dones[t], casting="unsafe")
 
     # ------------------------------------------------------------------ views
     def actions(self) -> np.ndarray:

@@ -233,3 +233,22 @@ def test_gae_argument_errors(bad):
     kwargs.update(bad)
     with pytest.raises(ValueError):
         buf.compute_gae(**kwargs)
+
+
+def test_set_outcome():
+    buf, steps = _filled(T=4, fill=2)
+    reward, done = np.array([1, 2, 3], np.float32), np.array([0, 1, 0], np.uint8)
+    buf.set_outcome(reward, done)
+    np.testing.assert_array_equal(buf.rewards()[-1], reward)
+    np.testing.assert_array_equal(buf.dones()[-1], [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(buf.rewards()[0], steps[0][2])
+    before = buf.rewards().copy(), buf.dones().copy()
+    for bad in [(reward.astype(np.float64), done), (reward, done.astype(bool)), (reward[:2], done)]:
+        with pytest.raises(ValueError):
+            buf.set_outcome(*bad)
+    np.testing.assert_array_equal(buf.rewards(), before[0])
+    np.testing.assert_array_equal(buf.dones(), before[1])
+    empty = RolloutBuffer(2, 3, SPEC)
+    with pytest.raises(polyenv.RolloutProtocolError):
+        empty.set_outcome(reward, done)
+    assert issubclass(RolloutBufferFullError, polyenv.RolloutProtocolError)
