@@ -46,16 +46,18 @@ class PointerActorCritic(nn.Module):
     Args:
         num_tiles: ``map_size ** 2``; num_rows: the env's ``max_actions``.
         tile_dim, row_dim, context_dim, hidden_dim: layer widths.
+        shared_trunk: let the value loss train the shared embeddings too (default False).
 
     ``forward(obs)`` takes a mapping with :data:`OBSERVATION_KEYS` ([B, ...])
     and returns ``(logits [B, A] float32, value [B] float32)``.
     """
 
     def __init__(self, num_tiles: int, num_rows: int, tile_dim: int = 32, row_dim: int = 32, context_dim: int = 64,
-                 hidden_dim: int = 64):
+                 hidden_dim: int = 64, shared_trunk: bool = False):
         super().__init__()
         self.config = dict(num_tiles=int(num_tiles), num_rows=int(num_rows), tile_dim=tile_dim, row_dim=row_dim,
-                           context_dim=context_dim, hidden_dim=hidden_dim)
+                           context_dim=context_dim, hidden_dim=hidden_dim, shared_trunk=bool(shared_trunk))
+        self.shared_trunk = bool(shared_trunk)
         self.extractor = TribesRowsExtractor(_space(num_tiles, num_rows), tile_dim, row_dim, context_dim)
         self.head = PointerHead(context_dim, row_dim, num_rows, hidden_dim, mask_logits=True)
         self.value_out = nn.Linear(hidden_dim, 1)
@@ -63,7 +65,10 @@ class PointerActorCritic(nn.Module):
     def forward(self, obs) -> tuple[torch.Tensor, torch.Tensor]:
         x = {k: torch.as_tensor(obs[k]).float() for k in OBSERVATION_KEYS}
         features = self.extractor(x)
-        logits, latent = self.head(features)
+        logits = self.head.forward_actor(features)
+        # By default the value loss trains only the value layers: its gradients would
+        # otherwise dominate the shared embeddings the row scorer relies on.
+        latent = self.head.forward_critic(features if self.shared_trunk else features.detach())
         return logits, self.value_out(latent).squeeze(-1)
 
     @torch.no_grad()
