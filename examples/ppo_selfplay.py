@@ -110,11 +110,12 @@ def make_env(opponent, seat, args, seed):
     return VectorGameEnv(args.envs, opponent=opponent, learner_seats=(seat,), **kwargs)
 
 
-def make_slots(env, args, seat=None, opponent_model=None):
+def make_slots(env, args, seat=None):
+    """The env's two slots; the learner plays ``seat``, or (self-play, seat None) env id % 2."""
     slots = []
     for ids in env.slot_partitions(2):
         learner = np.full(len(ids), seat) if seat is not None else (ids % 2).astype(np.int32)
-        slots.append(Slot(env, ids, args.steps, learner, opponent_model))
+        slots.append(Slot(env, ids, args.steps, learner))
     return slots
 
 
