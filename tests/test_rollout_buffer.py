@@ -158,8 +158,6 @@ def test_constructor_errors(args):
 
 
 def _mutations():
-    rng = np.random.default_rng(4)
-    good = _step(rng)
     yield "missing field", lambda a: a[0].pop("state")
     yield "obs dtype", lambda a: a[0].__setitem__("state", a[0]["state"].astype(np.int64))
     yield "obs shape", lambda a: a[0].__setitem__("state", a[0]["state"][:2])
@@ -171,7 +169,6 @@ def _mutations():
     yield "done bool", lambda a: a.__setitem__(4, a[4].astype(bool))
     yield "value missing", lambda a: a.pop(5)
     yield "value shape", lambda a: a.__setitem__(5, np.zeros(4, np.float32))
-    del good
 
 
 @pytest.mark.parametrize("name,mutate", list(_mutations()), ids=[n for n, _ in _mutations()])
