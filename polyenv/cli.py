@@ -9,6 +9,7 @@
 * ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
+* ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/cli_tournament.py).
 
 ``main(argv)`` returns the exit code (0 = success).
 """
@@ -474,6 +475,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--map-size", type=int, default=8, help="board side for the checks (default 8)")
     check.add_argument("--max-turns", type=int, default=12, help="turn limit for the checks (default 12)")
     check.add_argument("--cycles", type=int, default=200, help="num_cycles of api_test / seed_test (default 200)")
+
+    from .cli_tournament import add_parser as add_tournament  # self-contained subcommand (cli_tournament.py)
+    add_tournament(sub)
     return parser
 
 
@@ -481,6 +485,8 @@ def main(argv=None) -> int:
     """Runs the ``polyenv`` command line; returns the exit code."""
     args = _parser().parse_args(argv)
     try:
+        if getattr(args, "handler", None) is not None:  # subcommands defined in their own modules
+            return args.handler(args)
         return {"play": _cmd_play, "replay": _cmd_replay, "bench": _cmd_bench, "check": _cmd_check}[args.command](args)
     except ValueError as e:
         print(f"polyenv {args.command}: {e}", file=sys.stderr)

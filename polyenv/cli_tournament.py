@@ -1,0 +1,65 @@
+"""``polyenv tournament``: rate bots and checkpoints against each other (see :func:`polyenv.evaluation.tournament`).
+
+    polyenv tournament --players random,greedy,runs/ppo/best.pt --games 100
+    polyenv tournament --players random,greedy,mcts:200 --games 60 --players-per-game 4 --map-size 14
+
+Checkpoint inference runs on one torch thread (the simulation threads use the
+other cores). Prints the rating table and the win matrix, writes ``win_matrix.csv`` and
+``ratings.png`` into ``--out`` (default ``tournament/``). Bad arguments print
+one line ``polyenv tournament: <reason>`` on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Adds the ``tournament`` subcommand to the ``polyenv`` subparsers ``sub``."""
+    p = sub.add_parser("tournament", help="rate bots and checkpoints (OpenSkill) in many native games")
+    p.add_argument("--players", required=True,
+                   help="comma-separated players: bot names (random, greedy, mcts:200, ...) or checkpoint files")
+    p.add_argument("--games", type=int, default=100, help="total games (default 100)")
+    p.add_argument("--players-per-game", type=int, default=2, help="seats per game, 2..16 (default 2)")
+    p.add_argument("--map-size", type=int, default=11, help="board side (default 11)")
+    p.add_argument("--threads", type=int, default=None, help="simulation threads (default: CPU count)")
+    p.add_argument("--format", default="auto", help="2 players: auto | round-robin | swiss (default auto)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--max-actions", type=int, default=None,
+                   help="action-row capacity (default: the checkpoints', else 256)")
+    p.add_argument("--max-turns", type=int, default=None, help="turn limit (default: the capitals mode's 50)")
+    p.add_argument("--out", default="tournament", help="directory for win_matrix.csv and ratings.png")
+    p.set_defaults(handler=run)
+    return p
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = int(width * done / total)
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games", end="" if done < total else "\n",
+          file=sys.stderr, flush=True)
+
+
+def run(args) -> int:
+    """Runs the subcommand; returns the exit code (2 with a one-line message on bad arguments)."""
+    from .evaluation import tournament
+    players = [p for p in args.players.split(",") if p.strip()]
+    if any(os.path.isfile(p.strip()) for p in players):
+        import torch
+        torch.set_num_threads(1)   # checkpoint batches are small; the cores belong to the game workers
+    try:
+        result = tournament(players, games=args.games, players_per_game=args.players_per_game,
+                            map_size=args.map_size, threads=args.threads, seed=args.seed, format=args.format,
+                            max_actions=args.max_actions, max_turns=args.max_turns, out_dir=args.out, progress=_progress)
+    except (ValueError, ImportError) as e:
+        print(f"polyenv tournament: {e}", file=sys.stderr)
+        return 2
+    print(result.table())
+    print()
+    print(result.matrix_text())
+    print(f"\nwrote {result.files['win_matrix']} and {result.files['ratings']}")
+    return 0
