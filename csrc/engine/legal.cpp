@@ -12,14 +12,20 @@ namespace {
 
 // Techs not known yet whose parent is known (can_research decides the cost).
 struct TechTree {
+  static constexpr int kMaxTier = 8;
   uint32_t roots = 0;
   std::array<uint32_t, kNumTechs> children{};
+  std::array<uint32_t, kMaxTier> tier_mask{};   // techs of each tier
+  std::array<int8_t, kMaxTier> tier_example{};  // one tech of each tier (-1: none)
 };
 constexpr TechTree tech_tree() {
   TechTree tree;
+  tree.tier_example.fill(-1);
   for (int t = 0; t < kNumTechs; ++t) {
     if (kTechs[t].parent == kNoTech) tree.roots |= 1u << t;
     else tree.children[kTechs[t].parent] |= 1u << t;
+    tree.tier_mask[kTechs[t].tier] |= 1u << t;
+    if (tree.tier_example[kTechs[t].tier] < 0) tree.tier_example[kTechs[t].tier] = int8_t(t);
   }
   return tree;
 }
@@ -28,6 +34,15 @@ inline uint32_t research_candidates(const Player& p) {
   uint32_t bits = kTechTree.roots;
   for (uint32_t known = p.techs; known; known &= known - 1) bits |= kTechTree.children[__builtin_ctz(known)];
   return bits & ~p.techs;
+}
+// Techs the player can pay for (tech_cost depends on the tier only).
+inline uint32_t affordable_techs(const GameState& s, int player) {
+  uint32_t bits = 0;
+  for (int tier = 0; tier < TechTree::kMaxTier; ++tier) {
+    const int example = kTechTree.tier_example[tier];
+    if (example >= 0 && s.players[player].stars >= tech_cost(s, player, example)) bits |= kTechTree.tier_mask[tier];
+  }
+  return bits;
 }
 
 // Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
@@ -95,9 +110,9 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   if (!emit(space.end_turn())) return;
   // Cheap necessary conditions skip most candidates before the full rule checks
   // (can_research, can_build_road, can_tile_action, unit_self_legal decide).
-  for (uint32_t bits = research_candidates(p); bits; bits &= bits - 1) {
-    const int tech = __builtin_ctz(bits);
-    if (can_research(s, player, tech) && !emit(space.research(tech))) return;
+  // can_research's conditions as bit masks: unknown, parent known, affordable.
+  for (uint32_t bits = research_candidates(p) & affordable_techs(s, player); bits; bits &= bits - 1) {
+    if (!emit(space.research(__builtin_ctz(bits)))) return;
   }
   for (int rel = 1; rel < s.num_players; ++rel) {
     int target = (player + rel) % s.num_players;
@@ -194,7 +209,11 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   for (int i = 0; i < num_units; ++i) {
     const Unit& u = *s.unit_at(unit_tiles[i]);
     // Only a FRESH unit has capture .. heal others; veterans need kills, upgrades a boat.
-    const uint32_t candidates = (u.status == kFresh ? (1u << kMakeVeteran) - 1 : 0u) |
+    const Tile& here = s.tiles[unit_tiles[i]];
+    const uint32_t fresh_kinds = ((here.terrain == kVillage || here.terrain == kCity) << kCapture) |
+                                 ((u.hp < u.max_hp) << kRecover) | (p.has(kFreeSpirit) << kDisband) |
+                                 ((here.resource == kRuins) << kExamine) | ((u.type == kMindBender) << kHealOthers);
+    const uint32_t candidates = (u.status == kFresh ? fresh_kinds : 0u) |
                                 ((u.kills >= kVeteranKills) << kMakeVeteran) | (is_naval(u.type) << kUpgrade);
     for (uint32_t bits = candidates; bits; bits &= bits - 1) {
       const int k = __builtin_ctz(bits);
@@ -260,6 +279,15 @@ bool is_legal(const GameState& s, int32_t id) {
 }
 
 bool only_end_turn(const GameState& s) {
+  // Cheap witnesses of a second legal action first (the visitor's own tests).
+  if (!s.game_over && s.pending_city < 0) {
+    const int player = s.current_player;
+    for (int rel = 1; rel < s.num_players; ++rel) {
+      const int other = (player + rel) % s.num_players;
+      if (can_declare_war(s, player, other)) return false;
+      if (s.players[other].alive && max_send_stars(s, player) > 0) return false;
+    }
+  }
   int count = 0;
   bool end_turn_legal = false;
   for_each_legal(s, [&](int32_t id) {
