@@ -102,7 +102,8 @@ inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, 
   const int cls = step_class(s, u, ctx, to);
   if (cls == kBlocked) return -1;
   int cost = cls == kEndsMove ? mov - used : kUnit;
-  if (s.tiles[from].road_link && road_or_city(s.tiles[to])) {
+  // Zone of control costs all remaining movement, road or not (Tribes sets it after the road discount).
+  if (!ctx.zoc[to] && s.tiles[from].road_link && road_or_city(s.tiles[to])) {
     const int owner = s.tile_owner(from);
     if (owner < 0 || owner == u.owner) cost = std::max(kUnit / 2, cost / 2);
   }
@@ -156,8 +157,8 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
     const Tile& src = s.tiles[from];
     // Embarking or disembarking ends the move.
     if (c0 != start && is_water(src.terrain) != naval) continue;
-    // With no movement left only a road step can still pass the floor test.
-    if (used >= mov && !src.road_link) continue;
+    // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
+    if (used == mov) continue;
     for (int k = 0; k < 8; ++k) {
       const int c = c0 + cell_delta[k];
       if (best[c] <= used) continue;  // off the window, or already as cheap
