@@ -212,3 +212,50 @@ int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_
 }
 
 }  // namespace polyenv
+
+namespace polyenv {
+
+// The same rule (step_cost) searched over the whole board without a window or
+// a frame: the plain reference that legal_actions_reference checks the fast searches against.
+int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
+  const Unit& u = s.units[slot];
+  const int n = s.map_size, mov = unit_movement(u) * kUnit;
+  const bool naval = is_naval(u.type);
+  uint16_t best[kMaxTiles];
+  uint8_t queued[kMaxTiles] = {};
+  int16_t queue[kMaxTiles];
+  std::fill(best, best + s.num_tiles, uint16_t(0xFFFF));
+  int head = 0, size = 0;
+  auto push = [&](int t) {
+    if (queued[t]) return;
+    queued[t] = 1;
+    queue[(head + size++) % kMaxTiles] = int16_t(t);
+  };
+  best[u.tile] = 0;
+  push(u.tile);
+  while (size > 0) {
+    const int from = queue[head];
+    head = (head + 1) % kMaxTiles;
+    --size;
+    queued[from] = 0;
+    const int used = best[from];
+    if (from != u.tile && is_water(s.tiles[from].terrain) != naval) continue;
+    // Tribes stops expanding a tile once the movement spent equals MOV (as in reachable_with_roads).
+    if (used == mov) continue;
+    for (int x = s.tile_x(from) - 1; x <= s.tile_x(from) + 1; ++x) {
+      for (int y = s.tile_y(from) - 1; y <= s.tile_y(from) + 1; ++y) {
+        if (!s.on_board(x, y) || x * n + y == from) continue;
+        const int step = step_cost(s, u, ctx, from, x * n + y, used, mov);
+        if (step >= 0 && used + step < best[x * n + y]) {
+          best[x * n + y] = uint16_t(used + step);
+          push(x * n + y);
+        }
+      }
+    }
+  }
+  int count = 0;
+  for (int t = 0; t < s.num_tiles; ++t) if (t != u.tile && best[t] != 0xFFFF) out[count++] = int16_t(t);
+  return count;
+}
+
+}  // namespace polyenv
