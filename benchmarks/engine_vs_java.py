@@ -9,7 +9,7 @@ observation encoding, no event journal; full observability and fog.
 The machine is shared, so the two sides run interleaved: ``--chunks`` rounds, each one Java chunk (a
 fresh JVM: ``--java-warmup`` seconds of untimed warm-up games, then ``--seconds`` timed) followed by the
 polyenv chunks of the same length. Every round gives one ratio per configuration; the table shows the
-median and the spread (min..max) over rounds. With ``--baseline DIR`` a second polyenv build (a
+median and the spread (min..max) over rounds; polyenv's rate per CPU-second (process time) is printed too. With ``--baseline DIR`` a second polyenv build (a
 directory holding an importable ``polyenv``, e.g. the previous commit built elsewhere) runs in the same
 rounds, so before/after figures come from one run too.
 
@@ -44,14 +44,15 @@ players = {"11x11 2p": (11, (polyenv.Bardur, polyenv.Imperius)),
 env = GameEnv(map_size=players[0], players=players[1], seed=0, full_observability=full_obs)
 env.reset(seed=first_seed + 10_000)
 env.playout(seed=1, record_events=False)  # warm caches
-actions, elapsed, game = 0, 0.0, first_seed
+actions, elapsed, cpu, game = 0, 0.0, 0.0, first_seed
 while elapsed < seconds:
     env.reset(seed=game)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     actions += env.playout(seed=game, record_events=False)
     elapsed += time.perf_counter() - t0
+    cpu += time.process_time() - c0
     game += 1
-print(json.dumps({"actions_per_s": actions / elapsed, "games": game - first_seed}))
+print(json.dumps({"actions_per_s": actions / elapsed, "actions_per_cpu_s": actions / cpu, "games": game - first_seed}))
 """
 
 
@@ -68,12 +69,13 @@ def java_chunk(java_dir: Path, players: int, seconds: float, warmup: float) -> f
     raise RuntimeError("no timed run in the Java output:\n" + out)
 
 
-def polyenv_chunk(pythonpath: str, name: str, full_obs: bool, seconds: float, first_seed: int) -> float:
-    """Actions per second of GameEnv.playout in a child process importing polyenv from `pythonpath`."""
+def polyenv_chunk(pythonpath: str, name: str, full_obs: bool, seconds: float, first_seed: int) -> dict:
+    """Actions per second (wall and CPU) of GameEnv.playout in a child process importing polyenv from `pythonpath`."""
     env = dict(os.environ, PYTHONPATH=pythonpath)
     out = subprocess.run([sys.executable, "-c", POLYENV_CHUNK, name, "1" if full_obs else "0", str(seconds),
-                          str(first_seed)], env=env, capture_output=True, text=True, check=True).stdout
-    return json.loads(out)["actions_per_s"]
+                          str(first_seed)], env=env,  # run in the build: `-c` puts the working directory first on sys.path
+                         cwd=pythonpath, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
 
 
 def spread(values: list[float], digits: int = 1) -> str:
@@ -104,7 +106,8 @@ def main() -> None:
             for build, path in builds.items():
                 for full_obs in (True, False):
                     rate = polyenv_chunk(path, name, full_obs, args.seconds, first_seed=1000 * r)
-                    rates.setdefault((name, build, full_obs), []).append(rate)
+                    rates.setdefault((name, build, full_obs), []).append(rate["actions_per_s"])
+                    rates.setdefault((name, build, full_obs, "cpu"), []).append(rate["actions_per_cpu_s"])
     print(f"({time.time() - t_start:.0f} s, load at end {os.getloadavg()[0]:.1f})\n")
 
     header = f"{'config':<10} {'engine':<22} {'actions/s median (min..max)':>34} {'x Java median (min..max)':>28}"
@@ -120,12 +123,16 @@ def main() -> None:
                 label = f"{build} {'full' if full_obs else 'fog'}"
                 print(f"{name:<10} {label:<22} {spread(ours, 0):>34} {spread(ratios):>28}")
         print()
-    if args.baseline:
-        for name in CONFIGS:
-            for full_obs in (True, False):
-                new, old = rates[(name, "polyenv", full_obs)], rates[(name, "baseline", full_obs)]
-                ratios = [a / b for a, b in zip(new, old)]
-                print(f"{name} {'full' if full_obs else 'fog'}: polyenv / baseline {spread(ratios, 2)}")
+    print("polyenv actions per CPU-second (process time; less disturbed by other load than wall time):")
+    for name in CONFIGS:
+        for full_obs in (True, False):
+            line = f"  {name} {'full' if full_obs else 'fog'}:"
+            for build in builds:
+                line += f" {build} {spread(rates[(name, build, full_obs, 'cpu')], 0)}"
+            if args.baseline:
+                new, old = rates[(name, "polyenv", full_obs, "cpu")], rates[(name, "baseline", full_obs, "cpu")]
+                line += f"; polyenv / baseline {spread([a / b for a, b in zip(new, old)], 2)}"
+            print(line)
 
 
 if __name__ == "__main__":

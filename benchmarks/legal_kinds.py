@@ -6,7 +6,7 @@ ActionKind names). With ``--java DIR`` the Java harness's ``AnchorBench info`` m
 (20 random forward-model games per player count, full observability) and its per-type
 counts (``TYPE ... legal/decision``) are printed beside ours, mapped onto our kind names.
 
-Usage: ``python benchmarks/legal_kinds.py [--games 20] [--java /work/java/tribes-speed]``
+Usage: ``python benchmarks/legal_kinds.py [--games 20] [--java /work/java/tribes-speed | --java-info saved.txt]``
 """
 
 from __future__ import annotations
@@ -77,11 +77,15 @@ def count_kinds(players: int, full_obs: bool, games: int) -> tuple[dict, int]:
     return totals, decisions
 
 
-def java_kinds(java_dir: Path) -> dict:
-    """{players: {kind: legal per decision}} from AnchorBench info (20 games per player count)."""
-    out = subprocess.run(["java", "-Djava.awt.headless=true", "-Xms1g", "-Xmx1g", "-cp",
-                          "../build/harness:../build/tribes:lib/json.jar", "core.game.AnchorBench", "info"],
-                         cwd=java_dir / "src", capture_output=True, text=True, check=True).stdout
+def java_kinds(java_dir: Path | None, saved: Path | None) -> dict:
+    """{players: {kind: legal per decision}} from AnchorBench info (20 games per player count),
+    run now in `java_dir` or read from a saved output."""
+    if saved is not None:
+        out = saved.read_text()
+    else:
+        out = subprocess.run(["java", "-Djava.awt.headless=true", "-Xms1g", "-Xmx1g", "-cp",
+                              "../build/harness:../build/tribes:lib/json.jar", "core.game.AnchorBench", "info"],
+                             cwd=java_dir / "src", capture_output=True, text=True, check=True).stdout
     result: dict = {}
     for m in re.finditer(r"TYPE np=(\d+) (\S+)\s+legal/decision=\s*([0-9.]+)", out):
         kinds = result.setdefault(int(m.group(1)), dict.fromkeys(KINDS, 0.0))
@@ -95,8 +99,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="random games per configuration (default 20)")
     parser.add_argument("--java", type=Path, default=None, help="built tribes-speed harness directory")
+    parser.add_argument("--java-info", type=Path, default=None, help="saved output of AnchorBench info instead")
     args = parser.parse_args()
-    java = java_kinds(args.java) if args.java else {}
+    java = java_kinds(args.java, args.java_info) if (args.java or args.java_info) else {}
     for players in SCENARIOS:
         columns = {}
         for full_obs in (True, False):
