@@ -9,9 +9,10 @@ observation encoding, no event journal; full observability and fog.
 The machine is shared, so the two sides run interleaved: ``--chunks`` rounds, each one Java chunk (a
 fresh JVM: ``--java-warmup`` seconds of untimed warm-up games, then ``--seconds`` timed) followed by the
 polyenv chunks of the same length. Every round gives one ratio per configuration; the table shows the
-median and the spread (min..max) over rounds; polyenv's rate per CPU-second (process time) is printed too. With ``--baseline DIR`` a second polyenv build (a
-directory holding an importable ``polyenv``, e.g. the previous commit built elsewhere) runs in the same
-rounds, so before/after figures come from one run too.
+median and the spread (min..max) over rounds; polyenv's rate per CPU-second (process time) is printed
+too. With ``--baseline DIR`` a second polyenv build (a directory holding an importable ``polyenv``, e.g.
+the previous commit built elsewhere) runs in the same rounds, so before/after figures come from one run
+too.
 
 Usage::
 
@@ -73,8 +74,9 @@ def polyenv_chunk(pythonpath: str, name: str, full_obs: bool, seconds: float, fi
     """Actions per second (wall and CPU) of GameEnv.playout in a child process importing polyenv from `pythonpath`."""
     env = dict(os.environ, PYTHONPATH=pythonpath)
     out = subprocess.run([sys.executable, "-c", POLYENV_CHUNK, name, "1" if full_obs else "0", str(seconds),
-                          str(first_seed)], env=env,  # run in the build: `-c` puts the working directory first on sys.path
-                         cwd=pythonpath, capture_output=True, text=True, check=True).stdout
+                          str(first_seed)],
+                         env=env, cwd=pythonpath,  # `-c` puts the working directory first on sys.path
+                         capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 

@@ -44,8 +44,9 @@ print(json.dumps(result))
 def measure(path: str, args) -> dict:
     env = dict(os.environ, PYTHONPATH=path)
     out = subprocess.run([sys.executable, "-c", CHILD, str(HERE), str(args.envs), str(args.max_actions),
-                          str(args.steps)], env=env,  # run in the build: `-c` puts the working directory first on sys.path
-                         cwd=path, capture_output=True, text=True, check=True).stdout
+                          str(args.steps)],
+                         env=env, cwd=path,  # `-c` puts the working directory first on sys.path
+                         capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
 
