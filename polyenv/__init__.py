@@ -34,6 +34,8 @@ ACTION_ARG_MASK_NAMES: tuple[str, ...] = _core.ACTION_ARG_MASK_NAMES
 VISIBLE_EVENT_FEATURE_NAMES: tuple[str, ...] = _core.VISIBLE_EVENT_FEATURE_NAMES
 VISIBLE_EVENT_AFFECTED_FEATURE_NAMES: tuple[str, ...] = _core.VISIBLE_EVENT_AFFECTED_FEATURE_NAMES
 UNIT_STATS: dict = _core.UNIT_STATS
+#: Stars are capped here (not a Tribes rule; keeps the engine's int32 arithmetic exact).
+MAX_STARS: int = _core.MAX_STARS
 
 __version__ = "0.1.0"
 
@@ -42,7 +44,7 @@ __all__ = [
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",
-    "LEVEL_UP_REWARDS", "TILE_ACTIONS", "UNIT_STATS",
+    "LEVEL_UP_REWARDS", "TILE_ACTIONS", "UNIT_STATS", "MAX_STARS",
     "MAP_TOKEN_FEATURE_NAMES", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "ACTION_ARG_MASK_NAMES",
     "VISIBLE_EVENT_FEATURE_NAMES", "VISIBLE_EVENT_AFFECTED_FEATURE_NAMES",
 ]

@@ -107,14 +107,19 @@ class GameEnv:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "GameEnv":
-        """Restores a game saved by ``to_bytes()`` (exact round trip)."""
+        """Restores a game saved by ``to_bytes()`` (exact round trip of the state).
+
+        Every range and invariant is checked; a bad state raises ValueError. The
+        event journal is not part of the bytes: the restored game starts an empty
+        one (pickle, ``copy.deepcopy`` and ``clone()`` keep it).
+        """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ValueError("from_bytes expects bytes")
         game = _core.Game.from_bytes(bytes(data))
         return cls._wrap(game, dict(map_size=game.map_size, players=None, level=None))
 
     def to_bytes(self) -> bytes:
-        """The complete state (board, units, RNG, counters) as versioned bytes."""
+        """The complete state (board, units, RNG, counters) as versioned bytes (not the event journal)."""
         return self._game.to_bytes()
 
     def clone(self) -> "GameEnv":
@@ -129,11 +134,12 @@ class GameEnv:
 
     def __reduce__(self):
         # Rebuilt from its construction arguments (so reset() keeps the level or
-        # blank board), then the position is loaded. The event journal is not kept.
+        # blank board), then the position and the event journal are loaded: like
+        # clone() and deepcopy, pickle copies the whole object (to_bytes is the state only).
         config = dict(self._config)
         if config.get("level") is not None:
             config["level"] = self._game.level_csv
-        return (_restore, (self.to_bytes(), config))
+        return (_restore, (self.to_bytes(), config, self._game.journal_bytes()))
 
     def __eq__(self, other) -> bool:
         return isinstance(other, GameEnv) and self._game.equals(other._game)
@@ -278,8 +284,8 @@ class GameEnv:
         [n, 26] (columns: ``polyenv.VISIBLE_EVENT_FEATURE_NAMES``), ``affected``
         int32 [n, 9, 8] (``VISIBLE_EVENT_AFFECTED_FEATURE_NAMES``),
         ``affected_mask`` uint8 [n, 9], ``sequence`` uint64 [n] (private to the
-        player: 1, 2, ...) and ``action_sequence`` uint64 [n] (the world-action id
-        shared by every observer who saw it). Hidden positions, units and victims
+        player: 1, 2, ...) and ``action_sequence`` uint64 [n] (numbered per
+        observer too, equal to ``sequence``: a shared id would count hidden actions). Hidden positions, units and victims
         are -1. The journal covers the current game (reset clears it); it is not
         part of ``to_bytes``.
         """
@@ -299,8 +305,10 @@ class GameEnv:
         from .render import render
         return render(self, mode, player)
 
-    def _header(self) -> str:
-        scores = ", ".join(f"p{i}={s}" for i, s in enumerate(self.scores()))
+    def _header(self, player: int | None = None) -> str:
+        # A player's view shows its own score only: the others' move with hidden research and growth.
+        scores = self.scores()
+        scores = ", ".join(f"p{i}={s}" for i, s in enumerate(scores) if player is None or i == player)
         status = f"winner p{self.winner}" if self.game_over else f"player {self.current_player} to act"
         return f"round {self.turn}, {status}; scores {scores}"
 
@@ -423,14 +431,16 @@ def _sequence(value, name: str) -> list:
     return list(value)
 
 
-def _restore(data: bytes, config: dict) -> GameEnv:
-    """Unpickling: rebuild from the construction arguments, then load the position."""
+def _restore(data: bytes, config: dict, journal: bytes | None = None) -> GameEnv:
+    """Unpickling: rebuild from the construction arguments, then load the position and the journal."""
     config = dict(config)
     if config.pop("blank", False):
         env = GameEnv.blank(**config)
     elif config.get("players") is None and config.get("level") is None:
-        return GameEnv.from_bytes(data)  # a game restored from bytes: its source is the bytes
+        env = GameEnv.from_bytes(data)  # a game restored from bytes: its source is the bytes
     else:
         env = GameEnv(**config)
-    env._game.load_bytes(data)
+        env._game.load_bytes(data)
+    if journal is not None:
+        env._game.load_journal(journal)
     return env

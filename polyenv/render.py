@@ -343,7 +343,7 @@ def render(game, mode: str = "text", player: int | None = None, tile_px: int = 2
         tokens, observer = game.observe(int(player), max_actions=1)["map_tokens"], int(player)
     if mode == "rgb_array":
         return render_rgb(tokens, n, observer, players, tile_px=tile_px)
-    header = game._header() + ("" if player is None else f" (view of p{player})")
+    header = game._header(None if player is None else int(player)) + ("" if player is None else f" (view of p{player})")
     if mode == "text":
         return render_text(tokens, n, header=header)
     names = [game.player(p)["tribe"] for p in range(players)]

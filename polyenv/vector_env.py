@@ -18,7 +18,7 @@ action_arg_mask                uint8    [B, Amax, 12]        ACTION_ARG_MASK_NAM
 action_mask                    uint8    [B, Amax]            1 legal row, 0 padding
 visible_event_features         int32    [B, K, 26]           VISIBLE_EVENT_FEATURE_NAMES, right-aligned
 visible_event_sequence         uint64   [B, K]               private sequence (1, 2, ...; 0 padding)
-visible_event_action_sequence  uint64   [B, K]               world-action id shared by observers
+visible_event_action_sequence  uint64   [B, K]               per-observer numbering (== sequence)
 visible_event_mask             uint8    [B, K]               1 event row, 0 padding
 visible_event_affected         int32    [B, K, 9, 8]         VISIBLE_EVENT_AFFECTED_FEATURE_NAMES
 visible_event_affected_mask    uint8    [B, K, 9]            valid affected rows

@@ -56,11 +56,13 @@ def test_attack_seen_by_both_players():
         assert f[F["unit_destroyed"]] == 0 and f[F["source_unit_destroyed"]] == 0
         assert e["affected_mask"].tolist() == [1] + [0] * 8
         assert e["affected"][0][A["damage"]] == 5
-    assert mine["features"][F["actor_player"]] == 0      # relative: the actor itself
-    assert theirs["features"][F["actor_player"]] == 1    # relative: the next player
+    # The ownership code of the map tokens: 1 the observer itself, 2 the next player.
+    assert mine["features"][F["actor_player"]] == 1
+    assert theirs["features"][F["actor_player"]] == 2
     assert mine["action_sequence"] == theirs["action_sequence"]
-    # Observed ids are per-observer aliases: they differ between observers and match observe().
-    assert mine["features"][F["source_observed_unit_id"]] != theirs["features"][F["source_observed_unit_id"]]
+    # Observed ids are per-observer aliases (numbered at first sight) and match observe().
+    for e, p in ((mine, 0), (theirs, 1)):
+        assert e["features"][F["source_observed_unit_id"]] == game.observe(p)["map_tokens"][3 * 8 + 3][21]
     tokens = game.observe(1)["map_tokens"]
     assert theirs["features"][F["target_observed_unit_id"]] == tokens[3 * 8 + 4][21]
 
@@ -80,7 +82,7 @@ def test_attack_from_fog_is_seen_by_the_victim_only_partially():
                    "source_unit_hp_after", "actor_player", "actor_tribe"):
         assert f[F[hidden]] == -1, hidden
     full = last_event(game, 0)["features"]
-    assert full[F["source_index"]] == 3 * 8 + 3 and full[F["actor_player"]] == 0
+    assert full[F["source_index"]] == 3 * 8 + 3 and full[F["actor_player"]] == 1
 
 
 def test_hidden_action_is_not_in_the_journal():
@@ -160,10 +162,12 @@ def test_journal_never_shows_unexplored_tiles(seed, players):
         if game.game_over:
             break
         legal = game.legal_actions()
+        # The view BEFORE the action: a tile the action itself reveals must not pass.
+        before = [game.observe(p, max_actions=1)["map_tokens"][:, 0] for p in range(players)]
         game.step(int(legal[rng.integers(len(legal))]))
         for p in range(players):
             events, cursors[p] = game.visible_events_numpy(cursors[p], p)
-            explored = game.observe(p, max_actions=1)["map_tokens"][:, 0]
+            explored = before[p]
             for f, aff, mask in zip(events["features"], events["affected"], events["affected_mask"]):
                 for col in ("source_index", "target_index"):
                     tile = f[F[col]]
@@ -174,3 +178,19 @@ def test_journal_never_shows_unexplored_tiles(seed, players):
                     assert f[F["target_observed_unit_id"]] == -1 and f[F["damage"]] == -1
                 for row in aff[mask == 1]:
                     assert explored[row[A["tile_index"]]] == 1
+
+
+def test_destroyed_unit_keeps_its_observed_id_in_the_event():
+    # Observed ids are per observer and given at first sight; a unit the action destroys keeps the
+    # id each observer knew it by.
+    game = duel()
+    game.place_unit(1, "rider", (3, 5))
+    game.place_unit(0, "catapult", (3, 3))
+    game.place_unit(1, "warrior", (3, 4), hp=1)
+    known = [game.observe(p)["map_tokens"][3 * 8 + 4][21] for p in (0, 1)]
+    assert known == [3, 3]   # both saw the rider (1), the catapult (2), then the warrior (3)
+    game.step(game.action_id("attack", source=(3, 3), target=(3, 4)))
+    for p in (0, 1):
+        f = last_event(game, p)["features"]
+        assert f[F["unit_destroyed"]] == 1
+        assert f[F["target_observed_unit_id"]] == known[p]

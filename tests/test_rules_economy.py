@@ -262,3 +262,18 @@ def test_declare_war_once_and_only_above_minus_30():
     env.set_stars(0, 10)
     act(env, "send_stars", target=1, arg=1)
     assert is_legal(env, "declare_war", target=1)
+
+
+def test_stars_are_capped_at_max_stars():
+    # Not a Tribes rule: stars stop at polyenv.MAX_STARS so int32 arithmetic never overflows
+    # (set_stars(p, 2**31 - 1) followed by income used to wrap to a negative count).
+    env = duel()
+    with pytest.raises(ValueError):
+        env.set_stars(0, 2**31 - 1)
+    with pytest.raises(ValueError):
+        env.set_stars(0, polyenv.MAX_STARS + 1)
+    assert env.stars(0) == 0
+    env.set_stars(1, polyenv.MAX_STARS)
+    end_turn(env)  # player 1's income arrives
+    assert env.stars(1) == polyenv.MAX_STARS
+    env.check_invariants()

@@ -68,8 +68,8 @@ def test_events_never_reveal_tiles_the_observer_has_not_explored():
             names = env.visible_event_feature_names
             src, tgt, actor = names.index("source_index"), names.index("target_index"), names.index("actor_player")
             for r, k in zip(*np.nonzero(batch["visible_event_mask"])):
-                if f[r, k, actor] == 0:
-                    continue  # the observer's own actions
+                if f[r, k, actor] == 1:
+                    continue  # the observer's own actions (ownership code 1 = self)
                 foreign += 1
                 for col in (src, tgt):
                     if f[r, k, col] >= 0:
@@ -153,7 +153,7 @@ def test_opponent_rows_show_only_learner_turns(opponent):
             batch = env.step(np.where(live, random_actions(batch, rng), 0).astype(np.int32))
             f = batch["visible_event_features"]
             actor_col = env.visible_event_feature_names.index("actor_player")
-            bot_events += int(((f[..., actor_col] == 1) & batch["visible_event_mask"].astype(bool)).sum())
+            bot_events += int(((f[..., actor_col] == 2) & batch["visible_event_mask"].astype(bool)).sum())
             for r in np.flatnonzero(batch["terminated"]):
                 ended += 1
                 winner = batch["state"][r, 3]

@@ -56,7 +56,7 @@ inline int32_t owning_city_tile(const GameState& s, int tile) {
 inline int32_t acting_unit_id(const GameState& s, int observer, int tile) {
   if (tile < 0) return -1;
   const Unit* u = s.unit_at(tile);
-  return (u && u->alive()) ? observed_unit_id(s, observer, u->uid) : -1;
+  return (u && u->alive()) ? observed_unit_id(s, observer, s.tiles[tile].unit) : -1;
 }
 
 inline int32_t upgraded_type(const GameState& s, int tile) {

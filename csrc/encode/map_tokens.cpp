@@ -10,12 +10,14 @@
 //   4 building_level      temple level (1..5) on temples, else 0
 //   5 road                0/1
 //   6 territory_owner     relative owner of the territory (0 none, 1 self, 2.. others)
-//   7 territory_city_tile tile index of the owning city's centre, -1 none
+//   7 territory_city_tile tile index of the owning city's centre when the observer
+//                         sees that centre; -1 none or hidden
 //   8 city_owner          relative owner of the city centred here (0 none)
 //   9 city_level          level, -1 no city
 //  10 city_population     own city: population; opponent's or no city: -1
 //  11 city_flags          bits 1 capital, 2 walls, 4 workshop, 8 park,
-//                         16 connected to capital; 0 when no city
+//                         16 connected to capital (own cities only: an enemy's
+//                         link may run over hidden roads); 0 when no city
 //  12 city_production     own city: city_production(); otherwise -1
 //  13 unit_owner          relative owner of the unit here (0 none)
 //  14 unit_type           UnitType, -1 none
@@ -25,12 +27,14 @@
 //  18 unit_flags          bit 1 veteran; 0 when no unit
 //  19 unit_kills          own unit: kills; opponent's or none: -1
 //  20 unit_carried_type   boats/ships: the carried land type; otherwise -1
-//  21 observed_unit_id    observed_unit_id(observer, uid); -1 none
+//  21 observed_unit_id    observed_unit_id(observer, slot): 1, 2, ... in the
+//                         order the observer first saw units; -1 none
 //  22 unit_home_city_tile own unit: its home city's centre tile (-1 tribe-level); else -1
 // An unexplored tile (fog) is all zeros, column 0 included.
 #include <cstring>
 
 #include "encode.hpp"
+#include "../engine/world.hpp"
 
 namespace polyenv {
 
@@ -47,10 +51,6 @@ static_assert(kNumMapCols == kMapTokenFeatures);
 enum CityTokenFlag : int32_t { kTokCapital = 1, kTokWalls = 2, kTokWorkshop = 4, kTokPark = 8, kTokConnected = 16 };
 inline constexpr int32_t kTokVeteran = 1;
 
-// 0 none, 1 self, 2.. the others in turn order.
-inline int32_t rel_owner(const GameState& s, int observer, int owner) {
-  return owner < 0 ? 0 : 1 + relative_player(s, observer, owner);
-}
 
 // §4: agents see crops, ore and whales only with the revealing tech.
 inline int32_t visible_resource(const Player& p, int r) {
@@ -88,12 +88,12 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
 
     // Territory and the city centred on this tile (a centre belongs to its own city).
     const City* territory = t.city >= 0 ? &s.cities[t.city] : nullptr;
-    o[kColTerritoryOwner] = territory ? rel_owner(s, observer, territory->owner) : 0;
-    o[kColTerritoryCityTile] = territory ? territory->tile : -1;
+    o[kColTerritoryOwner] = territory ? owner_code(s, observer, territory->owner) : 0;
+    o[kColTerritoryCityTile] = territory && sees_tile(s, observer, territory->tile) ? territory->tile : -1;
     const City* c = (territory && territory->tile == tile) ? territory : nullptr;
     if (c) {
       const bool own = c->owner == observer;
-      o[kColCityOwner] = rel_owner(s, observer, c->owner);
+      o[kColCityOwner] = owner_code(s, observer, c->owner);
       o[kColCityLevel] = c->level;
       o[kColCityPopulation] = own ? c->population : -1;
       int32_t flags = 0;
@@ -101,7 +101,7 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
       if (c->walls()) flags |= kTokWalls;
       if (c->workshops > 0) flags |= kTokWorkshop;
       if (c->parks > 0) flags |= kTokPark;
-      if (c->connected) flags |= kTokConnected;
+      if (own && c->connected) flags |= kTokConnected;
       o[kColCityFlags] = flags;
       o[kColCityProduction] = own ? city_production(s, t.city) : -1;
     } else {
@@ -115,7 +115,7 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
     const Unit* u = s.unit_at(tile);
     if (u && u->alive()) {
       const bool own = u->owner == observer;
-      o[kColUnitOwner] = rel_owner(s, observer, u->owner);
+      o[kColUnitOwner] = owner_code(s, observer, u->owner);
       o[kColUnitType] = u->type;
       o[kColUnitHp] = u->hp;
       o[kColUnitMaxHp] = u->max_hp;
@@ -123,7 +123,7 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
       o[kColUnitFlags] = u->veteran ? kTokVeteran : 0;
       o[kColUnitKills] = own ? u->kills : -1;
       o[kColUnitCarriedType] = is_naval(u->type) ? u->land_type : -1;
-      o[kColObservedUnitId] = observed_unit_id(s, observer, u->uid);
+      o[kColObservedUnitId] = observed_unit_id(s, observer, t.unit);
       o[kColUnitHomeCityTile] = (own && u->home_city >= 0) ? s.cities[u->home_city].tile : -1;
     } else {
       o[kColUnitOwner] = 0;

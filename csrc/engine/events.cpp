@@ -23,6 +23,10 @@ const std::array<const char*, kEventAffectedFeatures> kEventAffectedFeatureNames
 
 namespace {
 
+void copy_aliases(const GameState& s, AffectedUnit& a, int slot) {
+  std::copy_n(s.unit_alias.begin() + ptrdiff_t(slot) * s.num_players, s.num_players, a.alias.begin());
+}
+
 AffectedUnit snapshot(const GameState& s, int tile) {
   AffectedUnit a;
   if (tile < 0) return a;
@@ -30,6 +34,7 @@ AffectedUnit snapshot(const GameState& s, int tile) {
   if (!u) return a;
   a.uid = u->uid; a.tile = int16_t(tile); a.type = u->type; a.owner = u->owner;
   a.hp_before = a.hp_after = u->hp;
+  copy_aliases(s, a, s.tiles[tile].unit);
   return a;
 }
 
@@ -45,6 +50,7 @@ void settle_unit(const GameState& s, AffectedUnit& a, int tile_a, int tile_b, bo
       a.hp_after = u->hp;
       a.type = u->type;
       a.uid = u->uid;
+      copy_aliases(s, a, s.tiles[t].unit);
       return;
     }
   }
@@ -57,7 +63,6 @@ void settle_unit(const GameState& s, AffectedUnit& a, int tile_a, int tile_b, bo
 WorldEvent begin_event(const GameState& s, int32_t id) {
   const Action a = action_space(s).decode(id);
   WorldEvent e;
-  e.action_sequence = uint64_t(s.actions_applied) + 1;
   e.round = s.tick;
   e.turn = s.turns_played;
   e.type_id = action_kind(s, a);
@@ -124,7 +129,7 @@ bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32
   // Tribe actions without a tile are private, except End Turn (turn order is public).
   const bool visible = actor || see_source || see_target || (tileless && e.type_id == kEndTurnKind);
   if (!visible) return false;
-  auto alias = [&](const AffectedUnit& u) { return u.uid ? observed_unit_id(s, observer, u.uid) : -1; };
+  auto alias = [&](const AffectedUnit& u) { return u.uid && u.alias[observer] > 0 ? u.alias[observer] : -1; };
   std::fill(f, f + kEventFeatures, -1);
   f[0] = e.round;
   f[1] = e.turn;
@@ -134,7 +139,7 @@ bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32
   f[4] = see_source ? e.source_tile : -1;
   f[5] = see_target ? e.target_tile : -1;
   const bool source_visible = see_source || (tileless && e.type_id == kEndTurnKind);
-  f[9] = source_visible ? relative_player(s, observer, e.actor_player) : -1;
+  f[9] = source_visible ? owner_code(s, observer, e.actor_player) : -1;
   f[10] = source_visible ? e.actor_tribe : -1;
   if (see_target) {
     f[11] = e.tile_action_kind;

@@ -20,8 +20,11 @@ extern const std::array<const char*, kEventAffectedFeatures> kEventAffectedFeatu
 // Event types (the type_id field): the action kinds of actions.hpp (kEndTurnKind ...).
 
 // One affected unit (ground truth; uid is global and never leaves the engine).
+// `alias` holds every player's observed unit id of it (0 unseen), read when the
+// unit was last on the board, so a unit destroyed by the action keeps its ids.
 struct AffectedUnit {
   int32_t uid = 0;
+  std::array<int32_t, kMaxPlayers> alias{};
   int16_t tile = -1;
   int8_t type = kNoUnit;
   int8_t owner = -1;
@@ -34,7 +37,6 @@ struct AffectedUnit {
 
 // Ground truth of one world action, written by apply_action.
 struct WorldEvent {
-  uint64_t action_sequence = 0;   // world-action id, shared by every observer
   int32_t round = 0, turn = 0;
   int32_t type_id = -1;           // ActionKind
   int32_t flags = 0;              // EventFlag bits

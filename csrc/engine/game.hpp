@@ -97,11 +97,17 @@ int action_population_gain(const GameState& s, const Action& a);
 // Fine-grained kind (ActionKind) of a decoded action in this state.
 int action_kind(const GameState& s, const Action& a);
 std::string describe_action(const GameState& s, int32_t id);
-// Per-observer alias of a unit's global id (never the global id itself).
-int32_t observed_unit_id(const GameState& s, int observer, int32_t uid);
+// The observer's alias of the unit in `slot` (1, 2, ... in the order it first saw
+// units; -1 not seen yet). Never the global id.
+int32_t observed_unit_id(const GameState& s, int observer, int slot);
 // Relative seat of `other` seen from `self`: 0 self, 1 next in turn order, ...
 inline int relative_player(const GameState& s, int self, int other) {
   return (other - self + s.num_players) % s.num_players;
+}
+// The one ownership code of every observation (map tokens, events): 0 none,
+// 1 the observer, 2.. the others in turn order (1 + relative_player).
+inline int32_t owner_code(const GameState& s, int observer, int owner) {
+  return owner < 0 ? 0 : 1 + relative_player(s, observer, owner);
 }
 // Checks every invariant (cached counters vs recomputed values, tile/unit
 // back-references). Returns an empty string when consistent, else the first problem.

@@ -9,6 +9,11 @@ namespace polyenv {
 
 namespace {
 std::string at(const char* what, int i) { return std::string(what) + " " + std::to_string(i) + ": "; }
+bool flag(int v) { return v == 0 || v == 1; }
+// Far above anything a game reaches (a city levels up as soon as population
+// reaches level + 1), far below the int16/int32 limits arithmetic would overflow.
+constexpr int kMaxSanePopulation = 1000, kMaxSaneLevel = 100, kMaxSaneCount = 1000;
+constexpr int kMaxSaneScore = 1'000'000'000;
 }  // namespace
 
 std::string check_invariants(const GameState& s) {
@@ -18,10 +23,33 @@ std::string check_invariants(const GameState& s) {
     return "array sizes do not match the board";
   }
   if (s.current_player < 0 || s.current_player >= players) return "current player out of range";
+  if (!flag(s.game_over) || !flag(s.full_observability) || !flag(s.auto_end_turn)) return "bad header flag";
+  if (s.tick < 0 || s.turns_played < 0 || s.actions_applied < 0 || s.turn_limit < 0 || s.turn_limit > kMaxTurnLimit) {
+    return "turn counters out of range";
+  }
+  if (s.next_uid < 1) return "next id out of range";
+  if (int(s.units.size()) > tiles || int(s.cities.size()) > tiles) return "more units or cities than tiles";
+  if (const int spare = s.explored_words() * 64 - tiles; spare > 0 && !s.full_observability) {
+    for (int p = 0; p < players; ++p) {
+      if (s.explored[size_t(p + 1) * s.explored_words() - 1] >> (64 - spare)) return "explored bits beyond the board";
+    }
+  }
   if (s.winner < -1 || s.winner >= players) return "winner out of range";
   if (s.mode != kCapitals && s.mode != kScore) return "bad game mode";
   if (s.pending_city < -1 || s.pending_city >= int(s.cities.size())) return "pending city out of range";
   if (!s.units.empty() && !s.units.back().alive()) return "trailing free unit slot";
+  if (s.unit_alias.size() != s.units.size() * size_t(players)) return "observed unit id table does not match the units";
+  for (size_t i = 0; i < s.unit_alias.size(); ++i) {
+    const int32_t alias = s.unit_alias[i];
+    const int p = int(i % size_t(players));
+    const Unit& u = s.units[i / size_t(players)];
+    if (alias < 0 || alias > s.players[p].units_sighted || (alias != 0 && !u.alive())) {
+      return at("observed unit id", int(i)) + "out of range";
+    }
+    if (alias == 0 && u.alive() && u.tile >= 0 && u.tile < tiles && sees_tile(s, p, u.tile)) {
+      return at("observed unit id", int(i)) + "missing for a unit the player sees";
+    }
+  }
   std::vector<int> supported(s.cities.size(), 0), cities_of(players, 0), connected_of(players, 0);
   for (int t = 0; t < tiles; ++t) {
     const Tile& tile = s.tiles[t];
@@ -32,9 +60,11 @@ std::string check_invariants(const GameState& s) {
     if (tile.building != kNoBuilding && (tile.building < 0 || tile.building >= kNumBuildings)) {
       return at("tile", t) + "bad building";
     }
-    if (tile.building_level < 0 || tile.building_level > 5 || tile.road > 1 || tile.road_link > 1) {
+    if (tile.building_level < 0 || tile.building_level > 5 || tile.road > 1 || tile.road_link > 1 ||
+        tile.temple_turns < 0 || tile.pad != 0) {
       return at("tile", t) + "bad building level or road flag";
     }
+    if (tile.unit < -1 || tile.city < -1) return at("tile", t) + "bad unit or city index";
     if (tile.unit >= 0 && (tile.unit >= int(s.units.size()) || !s.units[tile.unit].alive() ||
                            s.units[tile.unit].tile != t)) {
       return at("tile", t) + "unit back-reference broken";
@@ -64,7 +94,9 @@ std::string check_invariants(const GameState& s) {
     if (u.land_type != kNoUnit && (u.land_type < 0 || u.land_type >= kNumUnitTypes || is_naval(u.land_type))) {
       return at("unit", i) + "bad carried type";
     }
-    if (u.hp <= 0 || u.hp > u.max_hp) return at("unit", i) + "hp outside (0, max]";
+    if (u.hp <= 0 || u.hp > u.max_hp || u.max_hp > kMaxSaneCount) return at("unit", i) + "hp outside (0, max]";
+    if (u.uid >= s.next_uid) return at("unit", i) + "id not below the next id";
+    if (u.home_city < -1 || !flag(u.veteran) || u.pad[0] || u.pad[1]) return at("unit", i) + "bad home city or flag";
     if (is_naval(u.type) != (u.land_type != kNoUnit)) return at("unit", i) + "carried type mismatch";
     if (u.home_city >= 0) {
       if (u.home_city >= int(s.cities.size()) || s.cities[u.home_city].owner != u.owner) {
@@ -80,6 +112,16 @@ std::string check_invariants(const GameState& s) {
     if (city.tile < 0 || city.tile >= tiles || s.tiles[city.tile].city != c) return at("city", c) + "centre not owned";
     if (city.supported != supported[c]) return at("city", c) + "supported count is stale";
     if (city.population < -city.level) return at("city", c) + "population below the floor";
+    if (s.tiles[city.tile].terrain != kCity) return at("city", c) + "centre terrain is not a city";
+    if (city.uid < 1 || city.uid >= s.next_uid) return at("city", c) + "id out of range";
+    if (city.population > kMaxSanePopulation || city.level > kMaxSaneLevel) return at("city", c) + "population or level too high";
+    // customs_ports can go below 0: a captured pair's bonus is taken back from the new owner's city.
+    if (city.workshops < 0 || city.parks < 0 || city.workshops > kMaxSaneLevel || city.parks > kMaxSaneLevel ||
+        city.customs_ports < -kMaxSaneLevel || city.customs_ports > kMaxSaneLevel || !flag(city.connected) || city.flags > 7 ||
+        city.pad[0] || city.pad[1]) {
+      return at("city", c) + "bad counter or flag";
+    }
+    if (city.worth < -kMaxSaneScore || city.worth > kMaxSaneScore) return at("city", c) + "worth out of range";
     cities_of[city.owner]++;
     connected_of[city.owner] += city.connected;
   }
@@ -88,9 +130,20 @@ std::string check_invariants(const GameState& s) {
     if (pl.tribe < 0 || pl.tribe >= kNumTribes) return at("player", p) + "bad tribe";
     if (pl.capital_city < -1 || pl.capital_city >= int(s.cities.size())) return at("player", p) + "bad capital";
     if (pl.result < kPlaying || pl.result > kLoss) return at("player", p) + "bad result";
+    if (!flag(pl.alive) || !flag(pl.declared_war_this_turn) || pl.pad0 || pl.pad1) return at("player", p) + "bad flag";
+    if ((pl.techs >> kNumTechs) || (pl.researched & ~pl.techs) || (players < 16 && (pl.met >> players))) {
+      return at("player", p) + "bad tech or met bits";
+    }
+    if (pl.kills < 0 || pl.pacifist_turns < 0 || pl.wars_declared < 0 || pl.units_sighted < 0) {
+      return at("player", p) + "negative counter";
+    }
+    if (pl.stars_sent_this_turn < 0 || pl.stars_sent_this_turn >= kMaxStarsSentPerTurn + kMaxSendStars || pl.stars_sent < 0) {
+      return at("player", p) + "stars sent out of range";
+    }
+    if (pl.score < -kMaxSaneScore || pl.score > kMaxSaneScore) return at("player", p) + "score out of range";
     if (pl.num_cities != cities_of[p]) return at("player", p) + "city count is stale";
     if (pl.connected_cities != connected_of[p]) return at("player", p) + "connected city count is stale";
-    if (pl.stars < 0) return at("player", p) + "negative stars";
+    if (pl.stars < 0 || pl.stars > kMaxStars) return at("player", p) + "stars outside [0, MAX_STARS]";
     int explored = 0;
     for (int w = 0; w < s.explored_words(); ++w) explored += __builtin_popcountll(s.explored[p * s.explored_words() + w]);
     if (!s.full_observability && pl.explored_count != explored) return at("player", p) + "explored count is stale";

@@ -131,11 +131,9 @@ int action_population_gain(const GameState& s, const Action& a) {
   }
 }
 
-int32_t observed_unit_id(const GameState& s, int observer, int32_t uid) {
-  // A keyed bijection on 24 bits: stable for one observer, unrelated across observers.
-  uint32_t x = (uint32_t(uid) ^ s.players[observer].alias_key) & 0xFFFFFFu;
-  x = (x * 0x9E3779u + (s.players[observer].alias_key >> 8)) & 0xFFFFFFu;  // odd multiplier: bijective
-  return int32_t(x) + 1;
+int32_t observed_unit_id(const GameState& s, int observer, int slot) {
+  const int32_t alias = s.unit_alias[size_t(slot) * s.num_players + observer];
+  return alias > 0 ? alias : -1;
 }
 
 namespace {

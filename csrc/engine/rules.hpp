@@ -218,6 +218,9 @@ inline constexpr int kCaptureAllegiance = -30;
 inline constexpr int kConvertAllegiance = -5;
 inline constexpr int kMaxStarsSentPerTurn = 30;
 inline constexpr int kMaxSendStars = 14;  // n in 1 .. min(stars,15)-1
+// Stars are capped here (not a Tribes rule: it keeps int32 arithmetic exact;
+// no real game comes near it). Gains beyond it are lost.
+inline constexpr int kMaxStars = 100'000'000;
 
 // ---------------------------------------------------------------- §12 game modes
 enum GameMode : int8_t { kCapitals = 0, kScore = 1 };

@@ -26,6 +26,7 @@ bool valid_resource(int r) { return r == kNoResource || (r >= 0 && r < kNumResou
 // After an edit: the cached pending level-up follows the board.
 void refresh(GameState& s) {
   if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+  note_sightings(s);
 }
 
 }  // namespace
@@ -54,11 +55,11 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
   b.tiles.assign(b.num_tiles, Tile{});
   for (Tile& t : b.tiles) t.terrain = int8_t(terrain);
   b.units.reserve(b.num_tiles);
+  b.unit_alias.reserve(size_t(b.num_tiles) * tribes.size());
   b.cities.reserve(b.num_tiles);
   b.players.resize(tribes.size());
   for (size_t i = 0; i < tribes.size(); ++i) {
     b.players[i].tribe = tribes[i];
-    b.players[i].alias_key = uint32_t(splitmix64(mix));
     b.players[i].explored_count = revealed ? b.num_tiles : 0;
   }
   b.explored.assign(tribes.size() * b.explored_words(), 0);
@@ -119,6 +120,7 @@ int edit_place_unit(GameState& s, int player, int type, int tile, int hp, bool v
   u.veteran = veteran;
   u.kills = uint8_t(kills);
   u.land_type = is_naval(type) ? int8_t(carried_type) : int8_t(kNoUnit);
+  note_sightings(s);
   return slot;
 }
 
@@ -183,6 +185,7 @@ void edit_grant_tech(GameState& s, int player, int tech) {
 void edit_set_stars(GameState& s, int player, int stars) {
   check_player(s, player);
   if (stars < 0) fail("stars cannot be negative");
+  if (stars > kMaxStars) fail("stars " + std::to_string(stars) + " are above MAX_STARS (" + std::to_string(kMaxStars) + ")");
   s.players[player].stars = stars;
 }
 
@@ -197,6 +200,7 @@ void edit_reveal(GameState& s, int player, const std::vector<int>& tiles) {
   if (tiles.empty()) for (int t = 0; t < s.num_tiles; ++t) set(t);
   for (int t : tiles) set(t);
   touch_moves(s);
+  note_sightings(s);
 }
 
 void edit_set_current_player(GameState& s, int player) {

@@ -11,7 +11,7 @@ namespace polyenv {
 namespace {
 
 constexpr uint32_t kMagic = 0x31594C50;  // "PLY1"
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 
 struct Writer {
   std::string out;
@@ -57,6 +57,7 @@ std::string serialize(const GameState& s) {
   w.put(s.rng.state); w.put(s.rng.inc);
   w.put_vector(s.tiles); w.put_vector(s.units); w.put_vector(s.cities); w.put_vector(s.players);
   w.put_vector(s.explored);
+  w.put_vector(s.unit_alias);
   return std::move(w.out);
 }
 
@@ -85,8 +86,10 @@ void deserialize(GameState& out, std::string_view bytes) {
   r.get_vector(s.cities, tiles);
   r.get_vector(s.players, kMaxPlayers);
   r.get_vector(s.explored, size_t(s.num_players) * s.explored_words());
+  r.get_vector(s.unit_alias, tiles * size_t(s.num_players));
   if (r.pos != bytes.size()) throw InvalidArgument("state bytes have trailing data");
   s.units.reserve(tiles);
+  s.unit_alias.reserve(tiles * size_t(s.num_players));
   s.cities.reserve(tiles);
   if (std::string problem = check_invariants(s); !problem.empty()) {
     throw InvalidArgument("state bytes are inconsistent: " + problem);

@@ -62,13 +62,13 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
     villages += level.terrain[t] == kVillage;
   }
   s.units.reserve(tiles);
+  s.unit_alias.reserve(size_t(tiles) * size_t(players));
   s.cities.reserve(villages + players);
   s.players.resize(players);
   s.explored.assign(size_t(players) * s.explored_words(), cfg.full_observability ? ~uint64_t(0) : 0);
   for (int i = 0; i < players; ++i) {
     Player& p = s.players[i];
     p.tribe = tribes[i];
-    p.alias_key = uint32_t(splitmix64(mix));
     p.stars = kStartingStars;
     if (cfg.full_observability) p.explored_count = int16_t(tiles);
   }
@@ -93,6 +93,7 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
   s.tick = 0;
   start_turn(s);
   settle_turn(s);
+  note_sightings(s);
 }
 
 void new_game(GameState& s, const GameConfig& cfg, uint64_t seed) {

@@ -90,7 +90,7 @@ struct Player {
   uint8_t monuments_built = 0;
   uint16_t met = 0;                 // bit per player this tribe has met
   uint16_t pad0 = 0;
-  uint32_t alias_key = 0;           // per-observer key of observed unit ids
+  int32_t units_sighted = 0;        // observed unit ids this player has given (its next is units_sighted + 1)
   int16_t explored_count = 0;
   std::array<int8_t, kMaxPlayers> allegiance{};
   uint16_t pad1 = 0;
@@ -133,6 +133,9 @@ struct GameState {
   std::vector<City> cities;    // created on capture; capacity reserved at setup
   std::vector<Player> players;
   std::vector<uint64_t> explored;  // num_players rows of explored_words() words
+  // Observed unit ids: [slot * num_players + p] is player p's alias of the unit in that slot, given
+  // at first sight in p's own order (0: not seen yet), so no alias depends on hidden events.
+  std::vector<int32_t> unit_alias;
 
   int explored_words() const { return (num_tiles + 63) / 64; }
   bool explored_by(int player, int tile) const {
@@ -160,7 +163,7 @@ struct GameState {
            current_player == o.current_player && game_over == o.game_over && winner == o.winner &&
            pending_city == o.pending_city && next_uid == o.next_uid && actions_applied == o.actions_applied &&
            road_links == o.road_links && rng == o.rng && tiles == o.tiles && units == o.units && cities == o.cities &&
-           players == o.players && explored == o.explored;
+           players == o.players && explored == o.explored && unit_alias == o.unit_alias;
   }
 };
 

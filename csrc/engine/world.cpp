@@ -10,10 +10,28 @@ namespace polyenv {
 
 void touch_moves(GameState& s) { s.move_epoch = next_opaque_id(); }
 
+void note_sightings(GameState& s) {
+  const int players = s.num_players;
+  int16_t fresh[kMaxMapSize * kMaxMapSize];  // slots first seen now
+  for (int p = 0; p < players; ++p) {
+    int count = 0;
+    for (int slot = 0; slot < int(s.units.size()); ++slot) {
+      const Unit& u = s.units[slot];
+      if (u.alive() && s.unit_alias[size_t(slot) * players + p] == 0 && sees_tile(s, p, u.tile)) {
+        fresh[count++] = int16_t(slot);
+      }
+    }
+    if (count > 1) std::sort(fresh, fresh + count, [&](int a, int b) { return s.units[a].tile < s.units[b].tile; });
+    for (int i = 0; i < count; ++i) s.unit_alias[size_t(fresh[i]) * players + p] = ++s.players[p].units_sighted;
+  }
+}
+
 int add_unit(GameState& s, int player, int type, int tile, int home_city, int status) {
   int slot = 0;
   while (slot < int(s.units.size()) && s.units[slot].alive()) ++slot;
   if (slot == int(s.units.size())) s.units.emplace_back();  // capacity reserved at setup
+  s.unit_alias.resize(s.units.size() * size_t(s.num_players));
+  std::fill_n(s.unit_alias.begin() + ptrdiff_t(slot) * s.num_players, s.num_players, 0);
   Unit& u = s.units[slot];
   u = Unit{};
   u.uid = s.next_uid++;
@@ -36,7 +54,9 @@ void remove_unit(GameState& s, int slot) {
   if (u.home_city >= 0) s.cities[u.home_city].supported--;
   s.tiles[u.tile].unit = -1;
   u = Unit{};
+  std::fill_n(s.unit_alias.begin() + ptrdiff_t(slot) * s.num_players, s.num_players, 0);
   while (!s.units.empty() && !s.units.back().alive()) s.units.pop_back();
+  s.unit_alias.resize(s.units.size() * size_t(s.num_players));
 }
 
 int unit_points(const Unit& u) { return kUnits[u.type].points; }
@@ -173,7 +193,7 @@ void add_city_worth(GameState& s, int city, int delta) {
 }
 
 void gain_stars(GameState& s, int player, int n) {
-  s.players[player].stars += n;
+  s.players[player].stars = int32_t(std::min<int64_t>(int64_t(s.players[player].stars) + n, kMaxStars));
   if (s.players[player].stars >= kTombStars) make_monument_available(s, player, kEmperorsTomb);
 }
 

@@ -41,6 +41,9 @@ int unit_movement(const Unit& u);
 void reveal_area(GameState& s, int player, int tile, int radius);
 // A unit of `owner` appeared on `tile`: tribes that see the tile meet it.
 void unit_seen(GameState& s, int owner, int tile);
+// Gives every unit a player sees for the first time that player's next observed
+// unit id, in tile order (so the ids never depend on hidden slots or events).
+void note_sightings(GameState& s);
 inline bool sees_tile(const GameState& s, int player, int tile) {
   return s.full_observability || s.explored_by(player, tile);
 }

@@ -42,7 +42,7 @@ void init_bots(py::module_& m) {
   for (int i = 0; i < kNumBots; ++i) names[i] = py::str(kBotNames[i]);
   m.attr("BOT_NAMES") = names;
 
-  m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed) {
+  m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed) { GameLock lock(g);
     const BotKind kind = bot_kind(bot);
     check_playing(g);
     py::gil_scoped_release release;
@@ -51,7 +51,7 @@ void init_bots(py::module_& m) {
   }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(),
      "The action id the bot would play now (nothing is applied).");
 
-  m.def("bot_play", [](Game& g, int bot, std::optional<uint64_t> seed) {
+  m.def("bot_play", [](Game& g, int bot, std::optional<uint64_t> seed) { GameLock lock(g);
     const BotKind kind = bot_kind(bot);
     check_playing(g);
     int32_t id;
@@ -66,7 +66,7 @@ void init_bots(py::module_& m) {
   }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(),
      "Chooses and applies one action; returns its id.");
 
-  m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed) {
+  m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed) { GameLock lock(g);
     const BotKind kind = bot_kind(bot);
     check_playing(g);
     int applied = 0;

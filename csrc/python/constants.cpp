@@ -40,6 +40,7 @@ void init_constants(py::module_& m) {
   m.attr("MIN_MAP_SIZE") = kMinMapSize;
   m.attr("MAX_MAP_SIZE") = kMaxMapSize;
   m.attr("MAX_PLAYERS") = kMaxPlayers;
+  m.attr("MAX_STARS") = kMaxStars;
 
   py::dict unit_stats;
   for (size_t i = 0; i < kUnits.size(); ++i) {

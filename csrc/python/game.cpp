@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstring>
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -172,6 +173,55 @@ py::dict tile_dict(const GameState& s, int t) {
 // Uniform random play (the full legal list rebuilt before every action) to the end
 // or for max_actions (< 0: no limit). `counts`, if given, receives the legal-list
 // size of every decision. Returns the number of actions applied.
+// The event journal as bytes (pickle keeps it; to_bytes is the game state only):
+// per player a uint32 count, then per record its sequence (uint64), features,
+// affected rows and mask, field by field (no padding bytes).
+std::string journal_bytes(const Journal& j) {
+  std::string out;
+  auto put = [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); };
+  for (const auto& records : j.records) {
+    const uint32_t n = uint32_t(records.size());
+    put(&n, sizeof n);
+    for (const JournalRecord& r : records) {
+      put(&r.sequence, sizeof r.sequence);
+      put(r.features.data(), sizeof r.features);
+      put(r.affected.data(), sizeof r.affected);
+      put(r.affected_mask.data(), sizeof r.affected_mask);
+    }
+  }
+  return out;
+}
+
+Journal parse_journal(std::string_view in, int players) {
+  constexpr size_t kRecord = sizeof(uint64_t) + sizeof(JournalRecord::features) + sizeof(JournalRecord::affected) +
+                             sizeof(JournalRecord::affected_mask);
+  Journal j;
+  j.clear(players);
+  size_t pos = 0;
+  auto get = [&](void* p, size_t n) {
+    if (in.size() - pos < n) throw InvalidArgument("journal bytes are truncated");
+    std::memcpy(p, in.data() + pos, n);
+    pos += n;
+  };
+  for (int p = 0; p < players; ++p) {
+    uint32_t n = 0;
+    get(&n, sizeof n);
+    if (size_t(n) > (in.size() - pos) / kRecord) throw InvalidArgument("journal bytes are truncated");
+    j.records[size_t(p)].resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      JournalRecord& r = j.records[size_t(p)][i];
+      get(&r.sequence, sizeof r.sequence);
+      get(r.features.data(), sizeof r.features);
+      get(r.affected.data(), sizeof r.affected);
+      get(r.affected_mask.data(), sizeof r.affected_mask);
+      if (r.sequence != i + 1) throw InvalidArgument("journal bytes hold a broken sequence");
+      r.action_sequence = r.sequence;
+    }
+  }
+  if (pos != in.size()) throw InvalidArgument("journal bytes have trailing data");
+  return j;
+}
+
 int random_playout(Game& g, int max_actions, uint64_t seed, bool record_events,
                    std::vector<int32_t>* counts = nullptr) {
   Rng rng;
@@ -292,8 +342,8 @@ void init_game(py::module_& m) {
         g->state_id = next_opaque_id();
         return g;
       })
-      .def("reset", [](Game& g, uint64_t seed) { g.new_episode(seed); })
-      .def("load_bytes", [](Game& g, py::bytes data) {
+      .def("reset", [](Game& g, uint64_t seed) { GameLock lock(g); g.new_episode(seed); })
+      .def("load_bytes", [](Game& g, py::bytes data) { GameLock lock(g);
         // Replaces the position, keeping this object's source (level, blank board) for reset().
         GameState loaded;
         deserialize(loaded, std::string_view(data));
@@ -304,32 +354,40 @@ void init_game(py::module_& m) {
         g.journal.clear(g.state.num_players);
         g.state_id = next_opaque_id();
       })
-      .def("clone", [](const Game& g) {
+      .def("clone", [](const Game& g) { GameLock lock(g);
         auto c = std::make_unique<Game>(g);
         c->state_id = next_opaque_id();  // a clone is a new live position
         return c;
       })
-      .def("to_bytes", [](const Game& g) { return py::bytes(serialize(g.state)); })
-      .def("equals", [](const Game& a, const Game& b) { return a.state == b.state; })
-      .def("legal_actions", [](Game& g) {
+      .def("to_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(serialize(g.state)); })
+      .def("equals", [](const Game& a, const Game& b) {
+        GameState copy;
+        {
+          GameLock lock(a);  // one lock at a time: no lock-order deadlock between a.equals(b) and b.equals(a)
+          copy = a.state;
+        }
+        GameLock lock(b);
+        return copy == b.state;
+      })
+      .def("legal_actions", [](Game& g) { GameLock lock(g);
         const int total = g.legal_now();
         auto out = new_array<int32_t>({total});
         std::copy(g.legal.begin(), g.legal.begin() + total, out.mutable_data());
         return out;
       })
-      .def("legal_actions_uncached", [](const Game& g) {
+      .def("legal_actions_uncached", [](const Game& g) { GameLock lock(g);
         // The same list computed without the move cache (tests compare the two).
         const int total = legal_actions(g.state, nullptr, 0);
         auto out = new_array<int32_t>({total});
         legal_actions(g.state, out.mutable_data(), total);
         return out;
       })
-      .def("is_legal", [](Game& g, int64_t id) {
+      .def("is_legal", [](Game& g, int64_t id) { GameLock lock(g);
         if (id < 0 || id >= action_space(g.state).size()) return false;
         const int total = g.legal_now();
         return std::binary_search(g.legal.begin(), g.legal.begin() + total, int32_t(id));
       })
-      .def("step", [](Game& g, int64_t id) {
+      .def("step", [](Game& g, int64_t id) { GameLock lock(g);
         const int size = action_space(g.state).size();
         if (id < 0 || id >= size) {
           throw InvalidArgument("action id " + std::to_string(id) + " is outside [0, " + std::to_string(size) + ")");
@@ -343,7 +401,7 @@ void init_game(py::module_& m) {
         apply_action(g.state, int32_t(id), &g.journal);
         g.touched();
       })
-      .def("playout", [](Game& g, int max_actions, uint64_t seed, bool record_events) {
+      .def("playout", [](Game& g, int max_actions, uint64_t seed, bool record_events) { GameLock lock(g);
         int applied;
         {
           py::gil_scoped_release release;
@@ -352,7 +410,7 @@ void init_game(py::module_& m) {
         if (applied > 0) g.touched();
         return applied;
       })
-      .def("playout_stats", [](Game& g, int max_actions, uint64_t seed) {
+      .def("playout_stats", [](Game& g, int max_actions, uint64_t seed) { GameLock lock(g);
         // playout(max_actions, seed, record_events=False), also returning the legal-list
         // size of every decision (int32 [actions applied]).
         std::vector<int32_t> counts;
@@ -365,14 +423,14 @@ void init_game(py::module_& m) {
         std::copy(counts.begin(), counts.end(), out.mutable_data());
         return out;
       })
-      .def("legal_actions_reference", [](const Game& g) {
+      .def("legal_actions_reference", [](const Game& g) { GameLock lock(g);
         // The plain reference enumeration (slow; tests compare it with legal_actions).
         const int total = legal_actions_reference(g.state, nullptr, 0);
         auto out = new_array<int32_t>({total});
         legal_actions_reference(g.state, out.mutable_data(), total);
         return out;
       })
-      .def("checked_playout", [](Game& g, int max_actions, uint64_t seed) {
+      .def("checked_playout", [](Game& g, int max_actions, uint64_t seed) { GameLock lock(g);
         // Random play checking the legal list against the reference after every action.
         int checked;
         {
@@ -382,17 +440,17 @@ void init_game(py::module_& m) {
         if (checked > 0) g.touched();
         return checked;
       })
-      .def("clone_benchmark", [](const Game& g, int iterations) {
+      .def("clone_benchmark", [](const Game& g, int iterations) { GameLock lock(g);
         // (ns per copy-assign, ns per copy-construct) of this game's state; single thread.
         if (iterations < 1) throw InvalidArgument("iterations must be >= 1");
         py::gil_scoped_release release;
         return clone_benchmark(g.state, iterations);
       })
-      .def("observe", [](Game& g, int player, int max_actions, bool combat_preview) {
+      .def("observe", [](Game& g, int player, int max_actions, bool combat_preview) { GameLock lock(g);
         check_player(g, player);
         return observe(g, player, max_actions, combat_preview);
       })
-      .def("observe_board", [](const Game& g, int player) {
+      .def("observe_board", [](const Game& g, int player) { GameLock lock(g);
         // map_tokens and state only: no action rows, no legal-action enumeration.
         check_player(g, player);
         auto tokens = new_array<int32_t>({g.state.num_tiles, kMapTokenFeatures});
@@ -404,18 +462,18 @@ void init_game(py::module_& m) {
         }
         return py::make_tuple(tokens, state);
       })
-      .def("full_map", [](const Game& g) {
+      .def("full_map", [](const Game& g) { GameLock lock(g);
         GameState open = g.state;
         open.full_observability = 1;
         auto tokens = new_array<int32_t>({open.num_tiles, kMapTokenFeatures});
         encode_map_tokens(open, open.current_player, tokens.mutable_data());
         return tokens;
       })
-      .def("describe_action", [](const Game& g, int64_t id) {
+      .def("describe_action", [](const Game& g, int64_t id) { GameLock lock(g);
         if (id < 0 || id >= action_space(g.state).size()) throw py::index_error("action id out of range");
         return describe_action(g.state, int32_t(id));
       })
-      .def("encode_action", [](const Game& g, int block, int source, int target, int arg, int amount) {
+      .def("encode_action", [](const Game& g, int block, int source, int target, int arg, int amount) { GameLock lock(g);
         Action a;
         a.block = ActionBlock(block);
         a.source = int16_t(source); a.target = int16_t(target); a.arg = int16_t(arg); a.amount = int16_t(amount);
@@ -423,12 +481,12 @@ void init_game(py::module_& m) {
         if (id < 0) throw InvalidArgument("that target is outside the 7x7 attack window");
         return id;
       })
-      .def("decode_action", [](const Game& g, int64_t id) {
+      .def("decode_action", [](const Game& g, int64_t id) { GameLock lock(g);
         if (id < 0 || id >= action_space(g.state).size()) throw py::index_error("action id out of range");
         Action a = action_space(g.state).decode(int32_t(id));
         return py::make_tuple(int(a.block), int(a.source), int(a.target), int(a.arg), int(a.amount));
       })
-      .def("visible_events", [](const Game& g, int player, int64_t cursor) {
+      .def("visible_events", [](const Game& g, int player, int64_t cursor) { GameLock lock(g);
         check_player(g, player);
         const auto& records = g.journal.records[player];
         if (cursor < 0 || cursor > int64_t(records.size())) {
@@ -456,81 +514,87 @@ void init_game(py::module_& m) {
         d["action_sequence"] = action_sequence;
         return py::make_tuple(d, int64_t(records.size()));
       })
-      .def("check_invariants", [](const Game& g) { return check_invariants(g.state); })
-      .def("ranking", [](const Game& g) { return ranking(g.state); })
+      .def("journal_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(journal_bytes(g.journal)); })
+      .def("load_journal", [](Game& g, py::bytes data) { GameLock lock(g);
+        // Parsed and checked completely before the journal is replaced.
+        Journal loaded = parse_journal(std::string_view(data), g.state.num_players);
+        g.journal = std::move(loaded);
+      })
+      .def("check_invariants", [](const Game& g) { GameLock lock(g); return check_invariants(g.state); })
+      .def("ranking", [](const Game& g) { GameLock lock(g); return ranking(g.state); })
       // -- inspection
-      .def("tile", [](const Game& g, int t) { check_tile(g, t); return tile_dict(g.state, t); })
-      .def("unit_at", [](const Game& g, int t) -> py::object {
+      .def("tile", [](const Game& g, int t) { GameLock lock(g); check_tile(g, t); return tile_dict(g.state, t); })
+      .def("unit_at", [](const Game& g, int t) -> py::object { GameLock lock(g);
         check_tile(g, t);
         const Unit* u = g.state.unit_at(t);
         return u ? py::object(unit_dict(g.state, *u)) : py::object(py::none());
       })
-      .def("city_at", [](const Game& g, int t) -> py::object {
+      .def("city_at", [](const Game& g, int t) -> py::object { GameLock lock(g);
         check_tile(g, t);
         int c = g.state.tiles[t].city;
         if (c < 0 || g.state.cities[c].tile != t) return py::none();
         return city_dict(g.state, c);
       })
-      .def("player", [](const Game& g, int p) { check_player(g, p); return player_dict(g.state, p); })
-      .def("tech_cost", [](const Game& g, int p, int tech) {
+      .def("player", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return player_dict(g.state, p); })
+      .def("tech_cost", [](const Game& g, int p, int tech) { GameLock lock(g);
         check_player(g, p);
         if (tech < 0 || tech >= kNumTechs) throw py::index_error("tech out of range");
         return tech_cost(g.state, p, tech);
       })
-      .def("income", [](const Game& g, int p) { check_player(g, p); return star_income(g.state, p); })
-      .def("combat_preview", [](const Game& g, int a, int d) {
+      .def("income", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return star_income(g.state, p); })
+      .def("combat_preview", [](const Game& g, int a, int d) { GameLock lock(g);
         check_tile(g, a); check_tile(g, d);
         CombatOutcome o = combat_preview(g.state, a, d);
         return py::make_tuple(o.dealt, o.retaliation, o.kills, o.counter);
       })
-      .def("scores", [](const Game& g) {
+      .def("scores", [](const Game& g) { GameLock lock(g);
         std::vector<int> out;
         for (const Player& p : g.state.players) out.push_back(p.score);
         return out;
       })
-      .def("score_margin", [](const Game& g, int p) { check_player(g, p); return score_margin(g.state, p); })
+      .def("score_margin", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return score_margin(g.state, p); })
       // -- scenario edits
-      .def("set_terrain", [](Game& g, int t, int terrain) { edit_set_terrain(g.state, t, terrain); g.touched(); })
-      .def("set_resource", [](Game& g, int t, int r) { edit_set_resource(g.state, t, r); g.touched(); })
-      .def("place_unit", [](Game& g, int player, int type, int t, int hp, bool veteran, int kills, int status, int carried) {
+      .def("set_terrain", [](Game& g, int t, int terrain) { GameLock lock(g); edit_set_terrain(g.state, t, terrain); g.touched(); })
+      .def("set_resource", [](Game& g, int t, int r) { GameLock lock(g); edit_set_resource(g.state, t, r); g.touched(); })
+      .def("place_unit", [](Game& g, int player, int type, int t, int hp, bool veteran, int kills, int status, int carried) { GameLock lock(g);
         edit_place_unit(g.state, player, type, t, hp, veteran, kills, status, carried);
         g.touched();
       })
-      .def("place_city", [](Game& g, int player, int t, int level, int pop, bool walls, bool capital) {
+      .def("place_city", [](Game& g, int player, int t, int level, int pop, bool walls, bool capital) { GameLock lock(g);
         edit_place_city(g.state, player, t, level, pop, walls, capital);
         g.touched();
       })
-      .def("set_building", [](Game& g, int t, int b) { edit_set_building(g.state, t, b); g.touched(); })
-      .def("set_road", [](Game& g, int t) { edit_set_road(g.state, t); g.touched(); })
-      .def("grant_tech", [](Game& g, int p, int tech) { edit_grant_tech(g.state, p, tech); g.touched(); })
-      .def("set_stars", [](Game& g, int p, int n) { edit_set_stars(g.state, p, n); g.touched(); })
-      .def("reveal", [](Game& g, int p, std::vector<int> tiles) { edit_reveal(g.state, p, tiles); g.touched(); })
-      .def("set_current_player", [](Game& g, int p) { edit_set_current_player(g.state, p); g.touched(); })
-      .def("remove_unit", [](Game& g, int t) { edit_remove_unit(g.state, t); g.touched(); })
+      .def("set_building", [](Game& g, int t, int b) { GameLock lock(g); edit_set_building(g.state, t, b); g.touched(); })
+      .def("set_road", [](Game& g, int t) { GameLock lock(g); edit_set_road(g.state, t); g.touched(); })
+      .def("grant_tech", [](Game& g, int p, int tech) { GameLock lock(g); edit_grant_tech(g.state, p, tech); g.touched(); })
+      .def("set_stars", [](Game& g, int p, int n) { GameLock lock(g); edit_set_stars(g.state, p, n); g.touched(); })
+      .def("reveal", [](Game& g, int p, std::vector<int> tiles) { GameLock lock(g); edit_reveal(g.state, p, tiles); g.touched(); })
+      .def("set_current_player", [](Game& g, int p) { GameLock lock(g); edit_set_current_player(g.state, p); g.touched(); })
+      .def("remove_unit", [](Game& g, int t) { GameLock lock(g); edit_remove_unit(g.state, t); g.touched(); })
       // -- properties
-      .def_property_readonly("map_size", [](const Game& g) { return int(g.state.map_size); })
-      .def_property_readonly("num_players", [](const Game& g) { return int(g.state.num_players); })
-      .def_property_readonly("num_tiles", [](const Game& g) { return int(g.state.num_tiles); })
-      .def_property_readonly("current_player", [](const Game& g) { return int(g.state.current_player); })
-      .def_property_readonly("turn", [](const Game& g) { return g.state.tick; })
-      .def_property_readonly("game_over", [](const Game& g) { return bool(g.state.game_over); })
-      .def_property_readonly("winner", [](const Game& g) { return int(g.state.winner); })
-      .def_property_readonly("state_id", [](const Game& g) { return g.state_id; })
-      .def_property_readonly("episode_id", [](const Game& g) { return g.episode_id; })
-      .def_property_readonly("seed", [](const Game& g) { return g.seed; })
-      .def_property_readonly("actions_applied", [](const Game& g) { return g.state.actions_applied; })
-      .def_property_readonly("action_space_size", [](const Game& g) { return action_space(g.state).size(); })
-      .def_property_readonly("action_space_fingerprint", [](const Game& g) { return action_space(g.state).fingerprint(); })
-      .def_property_readonly("full_observability", [](const Game& g) { return bool(g.state.full_observability); })
-      .def_property_readonly("mode", [](const Game& g) { return int(g.state.mode); })
-      .def_property_readonly("turn_limit", [](const Game& g) { return int(g.state.turn_limit); })
-      .def_property_readonly("pending_level_up", [](const Game& g) -> py::object {
+      .def_property_readonly("map_size", [](const Game& g) { GameLock lock(g); return int(g.state.map_size); })
+      .def_property_readonly("num_players", [](const Game& g) { GameLock lock(g); return int(g.state.num_players); })
+      .def_property_readonly("num_tiles", [](const Game& g) { GameLock lock(g); return int(g.state.num_tiles); })
+      .def_property_readonly("current_player", [](const Game& g) { GameLock lock(g); return int(g.state.current_player); })
+      .def_property_readonly("turn", [](const Game& g) { GameLock lock(g); return g.state.tick; })
+      .def_property_readonly("game_over", [](const Game& g) { GameLock lock(g); return bool(g.state.game_over); })
+      .def_property_readonly("winner", [](const Game& g) { GameLock lock(g); return int(g.state.winner); })
+      .def_property_readonly("state_id", [](const Game& g) { GameLock lock(g); return g.state_id; })
+      .def_property_readonly("episode_id", [](const Game& g) { GameLock lock(g); return g.episode_id; })
+      .def_property_readonly("seed", [](const Game& g) { GameLock lock(g); return g.seed; })
+      .def_property_readonly("actions_applied", [](const Game& g) { GameLock lock(g); return g.state.actions_applied; })
+      .def_property_readonly("action_space_size", [](const Game& g) { GameLock lock(g); return action_space(g.state).size(); })
+      .def_property_readonly("action_space_fingerprint", [](const Game& g) { GameLock lock(g); return action_space(g.state).fingerprint(); })
+      .def_property_readonly("full_observability", [](const Game& g) { GameLock lock(g); return bool(g.state.full_observability); })
+      .def_property_readonly("mode", [](const Game& g) { GameLock lock(g); return int(g.state.mode); })
+      .def_property_readonly("turn_limit", [](const Game& g) { GameLock lock(g); return int(g.state.turn_limit); })
+      .def_property_readonly("pending_level_up", [](const Game& g) -> py::object { GameLock lock(g);
         const GameState& s = g.state;
         if (s.pending_city < 0) return py::none();
         const City& c = s.cities[s.pending_city];
         return py::make_tuple(int(c.tile), kRewardNames[reward_a(c.level + 1)], kRewardNames[reward_b(c.level + 1)]);
       })
-      .def_property_readonly("level_csv", [](const Game& g) -> py::object {
+      .def_property_readonly("level_csv", [](const Game& g) -> py::object { GameLock lock(g);
         if (g.source != Source::kLevel) return py::none();
         return py::str(level_to_csv(g.level));
       });

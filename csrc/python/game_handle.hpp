@@ -2,8 +2,11 @@
 // binding files (game.cpp, bots.cpp, ...). It owns one GameState plus what lives
 // outside the state: the level to reset to, ids, and the per-player event journals.
 #pragma once
+#include <pybind11/pybind11.h>
+
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "../engine/events.hpp"
@@ -15,7 +18,7 @@ namespace polyenv::python {
 // One fog-filtered record of a player's journal.
 struct JournalRecord {
   uint64_t sequence = 0;         // private to the observer: 1, 2, 3, ...
-  uint64_t action_sequence = 0;  // world-action id shared by every observer who saw it
+  uint64_t action_sequence = 0;  // the observer's own numbering of the world actions it saw (== sequence)
   std::array<int32_t, kEventFeatures> features{};
   std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected{};
   std::array<uint8_t, kEventAffectedRows> affected_mask{};
@@ -30,13 +33,22 @@ struct Journal final : EventSink {
       JournalRecord r;
       if (!visible_record(s, e, p, r.features.data(), r.affected.data(), r.affected_mask.data())) continue;
       r.sequence = records[p].size() + 1;
-      r.action_sequence = e.action_sequence;
+      // Per observer: a shared counter's gaps would count hidden actions.
+      r.action_sequence = r.sequence;
       records[p].push_back(r);
     }
   }
 };
 
 enum class Source { kGenerated, kLevel, kBlank };
+
+// A per-instance mutex that copies of a Game do not share (clone makes a new one).
+struct InstanceMutex {
+  mutable std::mutex m;
+  InstanceMutex() = default;
+  InstanceMutex(const InstanceMutex&) {}
+  InstanceMutex& operator=(const InstanceMutex&) { return *this; }
+};
 
 struct Game {
   GameState state;
@@ -54,6 +66,8 @@ struct Game {
   int legal_count = 0;
 
   Journal journal;
+  InstanceMutex busy;  // serialises the bindings: several release the GIL while they work
+
 
   void new_episode(uint64_t new_seed) {
     seed = new_seed;
@@ -91,5 +105,20 @@ struct Game {
   }
 };
 
+// Held by every binding that touches a Game, so threads sharing one GameEnv take
+// turns instead of corrupting it. Waiting happens without the GIL (the holder may
+// need it to finish).
+class GameLock {
+ public:
+  explicit GameLock(const Game& g) : lock_(g.busy.m, std::try_to_lock) {
+    if (!lock_.owns_lock()) {
+      pybind11::gil_scoped_release release;
+      lock_.lock();
+    }
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
 
 }  // namespace polyenv::python

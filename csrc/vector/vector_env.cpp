@@ -68,7 +68,7 @@ struct VectorEnv::RingSink final : EventSink {
       EventRecord& r = env->ring[size_t(p) * size_t(cap) + size_t(env->head[size_t(p)])];
       if (!visible_record(s, ev, p, r.features.data(), r.affected.data(), r.affected_mask.data())) continue;
       r.sequence = ++env->sequence[size_t(p)];
-      r.action_sequence = ev.action_sequence;
+      r.action_sequence = r.sequence;  // per observer: a shared counter's gaps would count hidden actions
       env->head[size_t(p)] = (env->head[size_t(p)] + 1) % cap;
       env->count[size_t(p)] = std::min(env->count[size_t(p)] + 1, cap - 1);
     }

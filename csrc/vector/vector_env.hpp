@@ -137,7 +137,7 @@ class VectorEnv {
  private:
   struct EventRecord {
     uint64_t sequence = 0;         // private to the observer: 1, 2, ... per episode
-    uint64_t action_sequence = 0;  // world-action id shared by every observer
+    uint64_t action_sequence = 0;  // per observer, == sequence (a shared id would count hidden actions)
     std::array<int32_t, kEventFeatures> features{};
     std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected{};
     std::array<uint8_t, kEventAffectedRows> affected_mask{};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "encode/encode.hpp"
+#include "engine/world.hpp"
 
 using namespace polyenv;
 
@@ -81,7 +82,6 @@ GameState make_state() {
   s.players[0].stars = 9;
   s.players[1].stars = 4;
   s.players[2].stars = 6;
-  for (int p = 0; p < 3; ++p) s.players[p].alias_key = 0x9E3779B9u * uint32_t(p + 1);
 
   s.cities.resize(2);
   City& c0 = s.cities[0];
@@ -131,6 +131,12 @@ GameState make_state() {
     set_explored(s, 1, t);
     set_explored(s, 2, t);
   }
+  s.unit_alias.assign(s.units.size() * 3, 0);
+  note_sightings(s);
+  // Observed unit ids are given at first sight in tile order: 6, 14, 17.
+  CHECK_EQ(observed_unit_id(s, 0, 0), 1);
+  CHECK_EQ(observed_unit_id(s, 0, 2), 2);
+  CHECK_EQ(observed_unit_id(s, 0, 1), 3);
   return s;
 }
 
@@ -204,7 +210,7 @@ void test_map_tokens() {
   CHECK_EQ(at(6, "unit_flags"), 1);
   CHECK_EQ(at(6, "unit_kills"), 2);
   CHECK_EQ(at(6, "unit_carried_type"), -1);
-  CHECK_EQ(at(6, "observed_unit_id"), observed_unit_id(s, 0, 11));
+  CHECK_EQ(at(6, "observed_unit_id"), observed_unit_id(s, 0, 0));
   CHECK_EQ(at(6, "unit_home_city_tile"), 6);
   // opponent rider (player 1 -> 2): kills and home city hidden
   CHECK_EQ(at(17, "unit_owner"), 2);
@@ -214,7 +220,7 @@ void test_map_tokens() {
   CHECK_EQ(at(17, "unit_flags"), 0);
   CHECK_EQ(at(17, "unit_kills"), -1);
   CHECK_EQ(at(17, "unit_home_city_tile"), -1);
-  CHECK_EQ(at(17, "observed_unit_id"), observed_unit_id(s, 0, 12));
+  CHECK_EQ(at(17, "observed_unit_id"), observed_unit_id(s, 0, 1));
   // player 2's boat (relative 2 -> owner column 3), carrying an archer
   CHECK_EQ(at(14, "unit_owner"), 3);
   CHECK_EQ(at(14, "unit_type"), kBoat);
@@ -237,7 +243,7 @@ void test_map_tokens() {
   CHECK_EQ(at(6, "city_production"), -1);
   CHECK_EQ(at(18, "city_population"), 3);
   CHECK_EQ(at(18, "city_production"), city_production(s, 1));
-  CHECK_EQ(at(17, "observed_unit_id"), observed_unit_id(s, 1, 12));
+  CHECK_EQ(at(17, "observed_unit_id"), observed_unit_id(s, 1, 1));
   // organization only: crops visible, ore and whales hidden
   CHECK_EQ(at(4, "resource"), kCrops);
   CHECK_EQ(at(20, "resource"), -1);
@@ -466,7 +472,7 @@ void test_action_rows() {
     CHECK_EQ(f[fcol("type_id")], kMoveKind);
     CHECK_EQ(f[fcol("source_index")], 6);
     CHECK_EQ(f[fcol("target_index")], 12);
-    CHECK_EQ(f[fcol("unit_id")], observed_unit_id(s, 0, 11));
+    CHECK_EQ(f[fcol("unit_id")], observed_unit_id(s, 0, 0));
     CHECK_EQ(m[fcol("unit_id") - 1], 1);
   }
   {
@@ -475,7 +481,7 @@ void test_action_rows() {
     encode_action(g, 2, sp.unit_self(14, kUpgrade), false, f, m);
     CHECK_EQ(f[fcol("type_id")], kUpgradeKind);
     CHECK_EQ(f[fcol("unit_upgrade")], kShip);
-    CHECK_EQ(f[fcol("unit_id")], observed_unit_id(g, 2, 13));
+    CHECK_EQ(f[fcol("unit_id")], observed_unit_id(g, 2, 2));
   }
   {
     GameState g = s;

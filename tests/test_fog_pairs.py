@@ -1,0 +1,263 @@
+"""Fog of war as a pairing property: two worlds that differ only in what player 0
+cannot see must give player 0 identical observations on every channel — map
+tokens, state, action ids, rows, features and argument masks (with the combat
+preview), the event journal (features, affected rows, sequence numbers), the
+rendered views (text, ANSI, RGB), and the Gymnasium and PettingZoo
+observations. Each pair reproduces one side channel found in issue 10.
+
+The legal actions are computed on the true state (README, fog section), so the
+hidden differences here stay out of reach of player 0's units and cities.
+"""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import polyenv
+from polyenv import Bardur, GameEnv, Imperius
+
+OBSERVER = 0
+LEVEL = Path(polyenv.__file__).parent / "levels" / "duel_11.csv"
+
+
+def tile(x, y, n=11):
+    return x * n + y
+
+
+def channels(env, player=OBSERVER):
+    """Everything ``player`` can read about ``env``, as a flat dict of arrays and strings."""
+    out = {}
+    for k, v in env.observe(player, include_combat_preview=True).items():
+        out[f"observe.{k}"] = np.asarray(v)
+    events, cursor = env.visible_events_numpy(0, player=player)
+    out["events.cursor"] = np.asarray(cursor)
+    for k, v in events.items():
+        out[f"events.{k}"] = np.asarray(v)
+    for mode in ("text", "ansi"):
+        out[f"render.{mode}"] = env.render(mode, player=player)
+    out["render.rgb_array"] = env.render("rgb_array", player=player)
+    out["legal_actions"] = env.legal_actions() if env.current_player == player else np.zeros(0)
+    return out
+
+
+def assert_same_view(a, b, player=OBSERVER):
+    ca, cb = channels(a, player), channels(b, player)
+    assert ca.keys() == cb.keys()
+    for k in ca:
+        if isinstance(ca[k], str):
+            assert ca[k] == cb[k], k
+        else:
+            assert np.array_equal(ca[k], cb[k]), k
+
+
+def act(env, kind, **kw):
+    a = env.action_id(kind, **kw)
+    assert env.is_legal(a), (kind, kw)
+    env.step(a)
+
+
+def base():
+    """11x11, player 0 sees rows/columns 0..4 only; capitals at (1,1) and (9,9); both players rich."""
+    env = GameEnv.blank(11, (Bardur, Imperius), revealed=False)
+    env.place_city(0, tile(1, 1), capital=True)
+    env.place_city(1, tile(9, 9), capital=True)
+    env.reveal(0, [tile(x, y) for x in range(5) for y in range(5)])
+    env.reveal(1)
+    for p in (0, 1):
+        env.set_stars(p, 50)
+    return env
+
+
+def test_hidden_spawn_does_not_shift_the_observers_unit_ids():
+    # observed_unit_id used to come from the global id counter.
+    a, b = base(), base()
+    for env, hidden_spawn in ((a, True), (b, False)):
+        act(env, "end_turn")
+        if hidden_spawn:
+            act(env, "spawn", source=tile(9, 9), arg="warrior")
+        act(env, "end_turn")
+        act(env, "spawn", source=tile(1, 1), arg="warrior")
+    assert a.unit_at(tile(9, 9)) is not None and b.unit_at(tile(9, 9)) is None
+    assert_same_view(a, b)
+
+
+def test_hidden_actions_leave_no_gap_in_event_numbering():
+    # action_sequence used to be the global action counter; hidden research also moves p1's score
+    # (the render header used to print every score).
+    a, b = base(), base()
+    for env in (a, b):
+        env.place_unit(1, "warrior", tile(8, 8))
+    for env, hidden in ((a, True), (b, False)):
+        act(env, "spawn", source=tile(1, 1), arg="warrior")
+        act(env, "end_turn")
+        if hidden:
+            act(env, "move", source=tile(8, 8), target=tile(7, 7))
+            act(env, "research", arg="riding")
+        act(env, "end_turn")
+        act(env, "move", source=tile(1, 1), target=tile(2, 2))
+    assert a.scores()[1] != b.scores()[1]
+    assert_same_view(a, b)
+
+
+def test_territory_does_not_point_at_a_hidden_city():
+    # territory_city_tile on a visible tile used to give the hidden centre's position.
+    a, b = base(), base()
+    a.place_city(1, tile(6, 6))
+    b.place_city(1, tile(6, 5))
+    for env in (a, b):
+        env.reveal(0, [tile(5, 5)])
+        assert env.tile(tile(5, 5))["owner"] == 1
+    assert_same_view(a, b)
+
+
+def test_connected_flag_does_not_reveal_hidden_roads():
+    # An enemy city p0 sees at (4,4); roads (5,5)..(8,8) to its capital exist only in world a.
+    a, b = base(), base()
+    for env in (a, b):
+        env.place_city(1, tile(4, 4))
+    for t in (tile(5, 5), tile(6, 6), tile(7, 7), tile(8, 8)):
+        a.set_road(t)
+    assert a.city_at(tile(4, 4))["connected"] and not b.city_at(tile(4, 4))["connected"]
+    assert_same_view(a, b)
+
+
+def test_hidden_columns_stay_hidden():
+    # Opponents' population, kills and research; crops and ore before Organization and Climbing.
+    a, b = base(), base()
+    a.place_city(1, tile(3, 4), population=1)
+    b.place_city(1, tile(3, 4), population=0)
+    a.place_unit(1, "warrior", tile(3, 3), kills=2)
+    b.place_unit(1, "warrior", tile(3, 3), kills=0)
+    for env in (a, b):
+        env.set_terrain(tile(4, 0), "mountain")
+    a.set_resource(tile(2, 3), "crops")
+    a.set_resource(tile(4, 0), "ore")
+    a.grant_tech(1, "organization")
+    a.set_stars(1, 7)
+    assert_same_view(a, b)
+    # Once player 0 has the techs, the resources show (the pair is no longer equal).
+    for env in (a, b):
+        env.grant_tech(0, "organization")
+        env.grant_tech(0, "climbing")
+    res = list(polyenv.MAP_TOKEN_FEATURE_NAMES).index("resource")
+    assert a.observe(0)["map_tokens"][tile(2, 3), res] != b.observe(0)["map_tokens"][tile(2, 3), res]
+
+
+def hidden_edit_pairs(seed):
+    """A seeded random game, and at several points a clone whose tiles hidden from player 0 (outside
+    its territory) change terrain and whose hidden enemy units far from player 0's units are removed."""
+    rng = np.random.default_rng(seed)
+    env = GameEnv(seed=seed, map_size=11)
+    for _ in range(6):
+        for _ in range(int(rng.integers(20, 60))):
+            if env.game_over:
+                return
+            legal = env.legal_actions()
+            env.step(int(legal[rng.integers(len(legal))]))
+        other = env.clone()
+        seen = env.observe(OBSERVER, max_actions=1)["map_tokens"][:, 0] == 1
+        edited = 0
+        for t in map(int, np.flatnonzero(~seen)):
+            info = env.tile(t)
+            if info["owner"] == OBSERVER or info["terrain"] not in ("plain", "forest"):
+                continue
+            other.set_terrain(t, "forest" if info["terrain"] == "plain" else "plain")
+            other.set_resource(t, None)
+            edited += 1
+        # Hidden enemy units far from every unit of player 0 (beyond any reach and zone of control).
+        n = env.map_size
+        mine = [t for t in range(env.num_tiles) if (u := env.unit_at(t)) is not None and u["owner"] == OBSERVER]
+        for t in map(int, np.flatnonzero(~seen)):
+            u = env.unit_at(t)
+            far = all(max(abs(t // n - m // n), abs(t % n - m % n)) > 5 for m in mine)
+            if u is not None and u["owner"] != OBSERVER and far:
+                other.remove_unit(t)
+                edited += 1
+        yield env, other, edited
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_random_games_with_hidden_terrain_edits(seed):
+    pairs = 0
+    for a, b, edited in hidden_edit_pairs(seed):
+        if edited == 0:
+            continue
+        assert a.full_map_numpy().tolist() != b.full_map_numpy().tolist()
+        # The journal of the clone is the same; the view and every row must be too.
+        assert_same_view(a, b)
+        pairs += 1
+    assert pairs > 0
+
+
+def level_pair():
+    """duel_11.csv and a copy differing on tiles player 0 does not see at the start."""
+    text = LEVEL.read_text()
+    rows = [r.split(",") for r in text.strip().splitlines()]
+    rows[6][1] = "f:"     # (6,1) plain -> forest
+    rows[8][9] = ".:"     # (8,9) drops its fruit, next to player 1's capital
+    rows[10][6] = ".:"    # (10,6) drops its fruit
+    return text, "\n".join(",".join(r) for r in rows) + "\n"
+
+
+def test_gymnasium_observations_pair():
+    from polyenv.envs.gym_env import TribesEnv
+    texts = level_pair()
+    for action_mode in ("global", "rows"):
+        envs = [TribesEnv(levels=[t], action_mode=action_mode, opponent="random") for t in texts]
+        obs = [e.reset(seed=5)[0] for e in envs]
+        steps = 0
+        for _ in range(3):
+            assert obs[0].keys() == obs[1].keys()
+            for k in obs[0]:
+                assert np.array_equal(obs[0][k], obs[1][k]), (action_mode, k)
+            # A move of the learner's own unit (never End Turn: the opponents act on their own tiles).
+            # The learner's own actions only (after End Turn the opponent acts on its own tiles).
+            ids = np.flatnonzero(obs[0]["action_mask"])  # global ids, or row indices in "rows" mode
+            own = [i for i in ids if not envs[0].describe_action(int(i)).startswith("end_turn")]
+            if not own:
+                break
+            obs = [e.step(int(own[-1]))[0] for e in envs]
+            steps += 1
+        assert steps > 0
+
+
+def test_pettingzoo_observations_pair():
+    from polyenv.envs.tribes_aec import env as make_aec
+    texts = level_pair()
+    envs = [make_aec(levels=[t]).unwrapped for t in texts]
+    for e in envs:
+        e.reset(seed=5)
+    steps = 0
+    for _ in range(3):
+        o = [e.observe("player_0") for e in envs]
+        for k in ("map_tokens", "state"):
+            assert np.array_equal(o[0]["observation"][k], o[1]["observation"][k]), k
+        assert np.array_equal(o[0]["action_mask"], o[1]["action_mask"])
+        own = [i for i in np.flatnonzero(o[0]["action_mask"])
+               if not envs[0]._game.describe_action(int(i)).startswith("end_turn")]
+        if not own:
+            break
+        for e in envs:
+            e.step(int(own[-1]))
+        steps += 1
+    assert steps > 0
+
+
+def test_level_pair_differs_only_where_player_0_cannot_see():
+    a, b = (GameEnv(seed=5, level=t) for t in level_pair())
+    assert a.full_map_numpy().tolist() != b.full_map_numpy().tolist()
+    assert_same_view(a, b)
+
+
+def test_observed_unit_ids_are_numbered_at_first_sight():
+    env = base()
+    col = list(polyenv.MAP_TOKEN_FEATURE_NAMES).index("observed_unit_id")
+    env.place_unit(1, "warrior", tile(8, 2))      # hidden from player 0
+    env.place_unit(0, "warrior", tile(2, 2))
+    env.place_unit(1, "rider", tile(9, 1))        # hidden from player 0
+    tokens = env.observe(0)["map_tokens"]
+    assert tokens[tile(2, 2), col] == 1 and tokens[tile(8, 2), col] == 0  # an unexplored tile is all zeros
+    env.reveal(0, [tile(9, 1), tile(8, 2)])        # both at once: numbered in tile order
+    tokens = env.observe(0)["map_tokens"]
+    assert (tokens[tile(8, 2), col], tokens[tile(9, 1), col]) == (2, 3)
+    env.check_invariants()

@@ -1,0 +1,52 @@
+"""The hidden observation columns, tested from Python (they were only checked
+by the C++ self-tests, which ``pytest`` does not run): an opponent's city
+population and production, its units' kills and home city read -1; crops, ore
+and whales read -1 until the observer has Organization, Climbing and Fishing."""
+import pytest
+
+import polyenv
+from polyenv import Bardur, GameEnv, Imperius
+
+C = {name: i for i, name in enumerate(polyenv.MAP_TOKEN_FEATURE_NAMES)}
+R = {name: i for i, name in enumerate(polyenv.RESOURCES)}
+
+
+def board():
+    env = GameEnv.blank(8, (Bardur, Imperius))
+    env.place_city(0, 0, capital=True)
+    env.place_city(1, 63, capital=True)
+    city = 3 * 8 + 3
+    env.place_city(1, city, level=2, population=2)
+    env.place_unit(1, "warrior", city, kills=2)   # supported by the city on its tile
+    return env, city
+
+
+def test_opponents_city_and_unit_columns_are_hidden():
+    env, city = board()
+    assert env.unit_at(city)["kills"] == 2
+    theirs = env.observe(player=0)["map_tokens"][city]
+    mine = env.observe(player=1)["map_tokens"][city]
+    for col in ("city_population", "city_production", "unit_kills", "unit_home_city_tile"):
+        assert theirs[C[col]] == -1, col
+    assert mine[C["city_population"]] == 2
+    assert mine[C["city_production"]] == env.city_at(city)["production"] > 0
+    assert mine[C["unit_kills"]] == 2
+    assert mine[C["unit_home_city_tile"]] == city
+    # The public columns are the same for both observers.
+    for col in ("city_level", "unit_type", "unit_hp"):
+        assert theirs[C[col]] == mine[C[col]], col
+
+
+@pytest.mark.parametrize("terrain,resource,tech", [("plain", "crops", "organization"),
+                                                   ("mountain", "ore", "climbing"),
+                                                   ("shallow_water", "whales", "fishing")])
+def test_resources_hidden_until_their_tech(terrain, resource, tech):
+    env, _ = board()
+    t = 5 * 8 + 1
+    env.set_terrain(t, terrain)
+    env.set_resource(t, resource)
+    assert env.tile(t)["resource"] == resource
+    assert env.observe(player=0)["map_tokens"][t, C["resource"]] == -1
+    env.grant_tech(0, tech)
+    assert env.observe(player=0)["map_tokens"][t, C["resource"]] == R[resource]
+    assert env.observe(player=1)["map_tokens"][t, C["resource"]] == -1  # per observer
