@@ -16,7 +16,8 @@ For 11x11 2-player and 16x16 4-player games, once with ``full_observability=True
   search tree does) and copy-construct (a fresh state, like Java's ``GameState.copy``);
   plus ``GameEnv.clone()`` from Python, overhead included.
 
-The Java anchors were measured on this machine (forward model ``GameState.advance``,
+The Java anchors below were recorded earlier; ``benchmarks/engine_vs_java.py --java DIR`` measures the
+Java forward model and polyenv side by side in one run instead. The Java anchors were measured on this machine (forward model ``GameState.advance``,
 full legal list rebuilt after every action, random agents, Capitals mode, full
 observability). Ratios are polyenv / Java for throughput, Java / polyenv for the
 copy time (both: bigger is better); legal counts show polyenv / Java means.

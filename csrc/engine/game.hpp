@@ -69,6 +69,9 @@ struct MoveCache {
 // Writes the legal ids of the current player in ascending (canonical) order,
 // at most `capacity` of them, and returns how many are legal in total.
 int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cache = nullptr);
+// The same list from a plain enumeration (every candidate id tested with the rule
+// predicates, no filters, caches or search windows): slow, for checking legal_actions.
+int legal_actions_reference(const GameState& s, int32_t* out, int capacity);
 // True when `id` is a legal action now.
 bool is_legal(const GameState& s, int32_t id);
 struct EventSink;  // events.hpp

@@ -1,11 +1,67 @@
 // §13 legal actions, enumerated once in ascending id order (the canonical
 // order of every API). One visitor serves the list, the legality check and the
 // "only End Turn is left" test, so they can never disagree.
+#include <algorithm>
+#include <array>
+
 #include "mechanics.hpp"
 
 namespace polyenv {
 
 namespace {
+
+// Techs not known yet whose parent is known (can_research decides the cost).
+struct TechTree {
+  static constexpr int kMaxTier = 8;
+  uint32_t roots = 0;
+  std::array<uint32_t, kNumTechs> children{};
+  std::array<uint32_t, kMaxTier> tier_mask{};   // techs of each tier
+  std::array<int8_t, kMaxTier> tier_example{};  // one tech of each tier (-1: none)
+};
+constexpr TechTree tech_tree() {
+  TechTree tree;
+  tree.tier_example.fill(-1);
+  for (int t = 0; t < kNumTechs; ++t) {
+    if (kTechs[t].parent == kNoTech) tree.roots |= 1u << t;
+    else tree.children[kTechs[t].parent] |= 1u << t;
+    tree.tier_mask[kTechs[t].tier] |= 1u << t;
+    if (tree.tier_example[kTechs[t].tier] < 0) tree.tier_example[kTechs[t].tier] = int8_t(t);
+  }
+  return tree;
+}
+inline constexpr TechTree kTechTree = tech_tree();
+inline uint32_t research_candidates(const Player& p) {
+  uint32_t bits = kTechTree.roots;
+  for (uint32_t known = p.techs; known; known &= known - 1) bits |= kTechTree.children[__builtin_ctz(known)];
+  return bits & ~p.techs;
+}
+// Techs the player can pay for (tech_cost depends on the tier only).
+inline uint32_t affordable_techs(const GameState& s, int player) {
+  uint32_t bits = 0;
+  for (int tier = 0; tier < TechTree::kMaxTier; ++tier) {
+    const int example = kTechTree.tier_example[tier];
+    if (example >= 0 && s.players[player].stars >= tech_cost(s, player, example)) bits |= kTechTree.tier_mask[tier];
+  }
+  return bits;
+}
+
+// Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
+inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
+  const int w = lo >> 6, b = lo & 63;
+  uint64_t v = bits[w] >> b;
+  if (b + len > 64) v |= bits[w + 1] << (64 - b);
+  return v & ((uint64_t(1) << len) - 1);
+}
+
+// Insertion sort: the lists are short (a tribe's units or cities).
+inline void sort_small(int16_t* a, int n) {
+  for (int i = 1; i < n; ++i) {
+    const int16_t v = a[i];
+    int j = i;
+    for (; j > 0 && a[j - 1] > v; --j) a[j] = a[j - 1];
+    a[j] = v;
+  }
+}
 
 // Calls emit(id) for every legal id in ascending order; stops when emit returns false.
 // The reach of one unit: from the cache when still valid, else searched (and cached).
@@ -54,10 +110,9 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   if (!emit(space.end_turn())) return;
   // Cheap necessary conditions skip most candidates before the full rule checks
   // (can_research, can_build_road, can_tile_action, unit_self_legal decide).
-  for (int tech = 0; tech < kNumTechs; ++tech) {
-    const int parent = kTechs[tech].parent;
-    if (p.has(tech) || (parent != kNoTech && !p.has(parent))) continue;
-    if (can_research(s, player, tech) && !emit(space.research(tech))) return;
+  // can_research's conditions as bit masks: unknown, parent known, affordable.
+  for (uint32_t bits = research_candidates(p) & affordable_techs(s, player); bits; bits &= bits - 1) {
+    if (!emit(space.research(__builtin_ctz(bits)))) return;
   }
   for (int rel = 1; rel < s.num_players; ++rel) {
     int target = (player + rel) % s.num_players;
@@ -69,19 +124,37 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     for (int n = 1; n <= max_stars; ++n) if (!emit(space.send_stars(rel, n))) return;
   }
 
-  // One pass over the board collects the tiles the later blocks visit.
+  // The acting tribe's unit tiles, city tiles and territory, in ascending tile
+  // order (the id order of every later block), from its units and cities.
   int16_t unit_tiles[kMaxTiles], city_tiles[kMaxTiles], territory[kMaxTiles];
   int16_t territory_city[kMaxTiles];
   int num_units = 0, num_cities = 0, num_territory = 0;
-  for (int t = 0; t < s.num_tiles; ++t) {
-    const Tile& tile = s.tiles[t];
-    if (tile.unit >= 0 && s.units[tile.unit].owner == player) unit_tiles[num_units++] = int16_t(t);
-    if (tile.city < 0 || s.cities[tile.city].owner != player) continue;
-    const City& c = s.cities[tile.city];
-    if (c.tile == t) city_tiles[num_cities++] = int16_t(t);
-    if (s.distance(c.tile, t) <= city_scan_radius(c)) {
-      territory[num_territory] = int16_t(t);
-      territory_city[num_territory++] = tile.city;
+  uint64_t enemy_tiles[kMaxTiles / 64 + 2] = {};  // tiles holding another tribe's unit
+  for (const Unit& u : s.units) {
+    if (!u.alive()) continue;
+    if (u.owner == player) unit_tiles[num_units++] = u.tile;
+    else enemy_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
+  }
+  sort_small(unit_tiles, num_units);
+  {
+    uint64_t in_territory[kMaxTiles / 64 + 1];
+    const int words = s.explored_words();
+    std::fill(in_territory, in_territory + words, uint64_t(0));
+    for (int ci = 0; ci < int(s.cities.size()); ++ci) {
+      const City& c = s.cities[ci];
+      if (c.owner != player) continue;
+      city_tiles[num_cities++] = c.tile;
+      for_each_in_radius(s, c.tile, city_scan_radius(c), [&](int t) {
+        if (s.tiles[t].city == ci) in_territory[t >> 6] |= uint64_t(1) << (t & 63);
+      });
+    }
+    sort_small(city_tiles, num_cities);
+    for (int w = 0; w < words; ++w) {
+      for (uint64_t bits = in_territory[w]; bits; bits &= bits - 1) {
+        const int t = w * 64 + __builtin_ctzll(bits);
+        territory[num_territory] = int16_t(t);
+        territory_city[num_territory++] = s.tiles[t].city;
+      }
     }
   }
 
@@ -89,11 +162,16 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     for (int t = 0; t < s.num_tiles; ++t) {
       const Tile& tile = s.tiles[t];
       if (tile.road || !(tile.terrain == kPlain || tile.terrain == kForest || tile.terrain == kVillage)) continue;
-      if (can_build_road(s, player, t) && !emit(space.build_road(t))) return;
+      if (tile.unit >= 0 && s.units[tile.unit].owner != player) continue;
+      if (tile.city >= 0 && s.cities[tile.city].owner != player) continue;
+      // The filters above and this test are can_build_road's conditions, inlined.
+      if (sees_tile(s, player, t) && !emit(space.build_road(t))) return;
     }
   }
   for (int i = 0; i < num_cities; ++i) {
     const int t = city_tiles[i], city = s.tiles[t].city;
+    const City& c = s.cities[city];
+    if (s.tiles[t].unit >= 0 || c.supported >= city_capacity(c)) continue;  // can_spawn's unit-independent part
     for (int type = 0; type < kNumSpawnable; ++type) {
       if (can_spawn(s, city, type) && !emit(space.spawn(t, type))) return;
     }
@@ -131,7 +209,11 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   for (int i = 0; i < num_units; ++i) {
     const Unit& u = *s.unit_at(unit_tiles[i]);
     // Only a FRESH unit has capture .. heal others; veterans need kills, upgrades a boat.
-    const uint32_t candidates = (u.status == kFresh ? (1u << kMakeVeteran) - 1 : 0u) |
+    const Tile& here = s.tiles[unit_tiles[i]];
+    const uint32_t fresh_kinds = ((here.terrain == kVillage || here.terrain == kCity) << kCapture) |
+                                 ((u.hp < u.max_hp) << kRecover) | (p.has(kFreeSpirit) << kDisband) |
+                                 ((here.resource == kRuins) << kExamine) | ((u.type == kMindBender) << kHealOthers);
+    const uint32_t candidates = (u.status == kFresh ? fresh_kinds : 0u) |
                                 ((u.kills >= kVeteranKills) << kMakeVeteran) | (is_naval(u.type) << kUpgrade);
     for (uint32_t bits = candidates; bits; bits &= bits - 1) {
       const int k = __builtin_ctz(bits);
@@ -146,11 +228,11 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     if (bender ? u.status != kFresh : !can_attack(u)) continue;
     const int range = bender ? 1 : unit_range(u);
     const int x = t / n, y = t % n;
-    for (int tx = x - range; tx <= x + range; ++tx) {
-      if (tx < 0 || tx >= n) continue;
-      for (int ty = y - range; ty <= y + range; ++ty) {
-        if (ty < 0 || ty >= n) continue;
-        const int target = tx * n + ty;
+    const int y0 = std::max(y - range, 0), len = std::min(y + range, n - 1) - y0 + 1;
+    for (int tx = std::max(x - range, 0); tx <= std::min(x + range, n - 1); ++tx) {
+      // can_target / can_convert need an enemy unit on the target.
+      for (uint64_t row = bit_range(enemy_tiles, tx * n + y0, len); row; row &= row - 1) {
+        const int target = tx * n + y0 + __builtin_ctzll(row);
         bool ok = bender ? can_convert(s, u, target) : can_target(s, u, target);
         if (ok && !emit(space.attack(t, target))) return;
       }
@@ -197,6 +279,15 @@ bool is_legal(const GameState& s, int32_t id) {
 }
 
 bool only_end_turn(const GameState& s) {
+  // Cheap witnesses of a second legal action first (the visitor's own tests).
+  if (!s.game_over && s.pending_city < 0) {
+    const int player = s.current_player;
+    for (int rel = 1; rel < s.num_players; ++rel) {
+      const int other = (player + rel) % s.num_players;
+      if (can_declare_war(s, player, other)) return false;
+      if (s.players[other].alive && max_send_stars(s, player) > 0) return false;
+    }
+  }
   int count = 0;
   bool end_turn_legal = false;
   for_each_legal(s, [&](int32_t id) {

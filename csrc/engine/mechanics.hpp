@@ -30,6 +30,8 @@ void prepare_moves(const GameState& s, int player, MoveContext& ctx);
 // Writes the tiles the unit in `slot` can reach, in ascending order, including
 // tiles held by its own tribe's units (passable but not destinations).
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
+// The same list from a plain whole-board search (checking only; legal_actions_reference).
+int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
 // Upper bound of reachable_tiles' output size.
 inline constexpr int kMaxReachable = (2 * (2 * 3 + 1) + 1) * (2 * (2 * 3 + 1) + 1);
 // Moves the unit along its path to `to`: embark/disembark, vision, status.

@@ -114,62 +114,68 @@ inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, 
 
 // The general search for units near road links: label-correcting (FIFO) over
 // the window; lower spent movement is never worse, so it converges to the optimum.
+// The window (clipped to the board) is stored with a one-cell frame whose
+// `best` is 0, so the 8 neighbours need no bounds test (a step costs > 0).
 int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size;
   const int mov = unit_movement(u) * kUnit;
   const int reach = 2 * unit_movement(u) + 1;
-  const int window = 2 * reach + 1, cells = window * window;
   const int ux = u.tile / n, uy = u.tile % n;
+  const int x0 = std::max(ux - reach, 0), x1 = std::min(ux + reach, n - 1);
+  const int y0 = std::max(uy - reach, 0), y1 = std::min(uy + reach, n - 1);
+  const int w = y1 - y0 + 3;  // framed row length
+  const int cells = (x1 - x0 + 3) * w;
   constexpr uint16_t kUnreached = 0xFFFF;  // movement values stay below (3 + 1) * 256
-  uint16_t best[kWindowCells];
-  uint8_t queued[kWindowCells];
-  std::memset(best, 0xFF, sizeof(uint16_t) * cells);
-  std::memset(queued, 0, cells);
-  auto cell_of = [&](int dx, int dy) { return (dx + reach) * window + (dy + reach); };
-  int8_t queue_dx[kWindowCells], queue_dy[kWindowCells];
+  constexpr int kFramed = (kWindow + 2) * (kWindow + 2);
+  uint16_t best[kFramed];
+  uint8_t queued[kFramed];
+  std::fill(best, best + cells, uint16_t(0));
+  for (int x = 1; x <= x1 - x0 + 1; ++x) std::fill(best + x * w + 1, best + x * w + w - 1, kUnreached);
+  std::memset(queued, 0, size_t(cells));
+  const int cell_delta[8] = {-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1};
+  const int tile_delta[8] = {-n - 1, -n, -n + 1, -1, 1, n - 1, n, n + 1};
+  int16_t queue_cell[kWindowCells], queue_tile[kWindowCells];
   int head = 0, size = 0;
-  auto push = [&](int dx, int dy) {
-    const int c = cell_of(dx, dy);
+  auto push = [&](int c, int t) {
     if (queued[c]) return;
     queued[c] = true;
-    const int slot = (head + size++) % kWindowCells;
-    queue_dx[slot] = int8_t(dx);
-    queue_dy[slot] = int8_t(dy);
+    int slot = head + size++;
+    if (slot >= kWindowCells) slot -= kWindowCells;
+    queue_cell[slot] = int16_t(c);
+    queue_tile[slot] = int16_t(t);
   };
-  best[cell_of(0, 0)] = 0;
-  push(0, 0);
+  const int start = (ux - x0 + 1) * w + (uy - y0 + 1);
+  best[start] = 0;
+  push(start, u.tile);
   const bool naval = is_naval(u.type);
   while (size > 0) {
-    const int dx0 = queue_dx[head], dy0 = queue_dy[head];
-    head = (head + 1) % kWindowCells;
+    const int c0 = queue_cell[head], from = queue_tile[head];
+    if (++head == kWindowCells) head = 0;
     --size;
-    const int c0 = cell_of(dx0, dy0);
     queued[c0] = false;
     const int used = best[c0];
-    const int from = (ux + dx0) * n + uy + dy0;
     const Tile& src = s.tiles[from];
     // Embarking or disembarking ends the move.
-    if ((dx0 | dy0) != 0 && is_water(src.terrain) != naval) continue;
+    if (c0 != start && is_water(src.terrain) != naval) continue;
     // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
     if (used == mov) continue;
-    for (int dx = std::max(dx0 - 1, std::max(-reach, -ux)); dx <= std::min(dx0 + 1, std::min(reach, n - 1 - ux)); ++dx) {
-      for (int dy = std::max(dy0 - 1, std::max(-reach, -uy)); dy <= std::min(dy0 + 1, std::min(reach, n - 1 - uy)); ++dy) {
-        if (dx == dx0 && dy == dy0) continue;
-        const int step = step_cost(s, u, ctx, from, (ux + dx) * n + uy + dy, used, mov);
-        if (step < 0) continue;
-        const int c = cell_of(dx, dy);
-        if (used + step < best[c]) {
-          best[c] = uint16_t(used + step);
-          push(dx, dy);
-        }
+    for (int k = 0; k < 8; ++k) {
+      const int c = c0 + cell_delta[k];
+      if (best[c] <= used) continue;  // off the window, or already as cheap
+      const int step = step_cost(s, u, ctx, from, from + tile_delta[k], used, mov);
+      if (step < 0) continue;
+      if (used + step < best[c]) {
+        best[c] = uint16_t(used + step);
+        push(c, from + tile_delta[k]);
       }
     }
   }
   int count = 0;
-  for (int dx = std::max(-reach, -ux); dx <= std::min(reach, n - 1 - ux); ++dx) {
-    for (int dy = std::max(-reach, -uy); dy <= std::min(reach, n - 1 - uy); ++dy) {
-      if ((dx | dy) == 0 || best[cell_of(dx, dy)] == kUnreached) continue;
-      out[count++] = int16_t((ux + dx) * n + uy + dy);
+  for (int x = x0; x <= x1; ++x) {
+    const uint16_t* row = best + (x - x0 + 1) * w + 1;
+    for (int y = y0; y <= y1; ++y) {
+      if (row[y - y0] == kUnreached || (x == ux && y == uy)) continue;
+      out[count++] = int16_t(x * n + y);
     }
   }
   return count;
@@ -203,6 +209,53 @@ int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_
     return reachable_with_roads(s, u, ctx, out);
   }
   return reachable_by_layers(s, u, ctx, out);
+}
+
+}  // namespace polyenv
+
+namespace polyenv {
+
+// The same rule (step_cost) searched over the whole board without a window or
+// a frame: the plain reference that legal_actions_reference checks the fast searches against.
+int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
+  const Unit& u = s.units[slot];
+  const int n = s.map_size, mov = unit_movement(u) * kUnit;
+  const bool naval = is_naval(u.type);
+  uint16_t best[kMaxTiles];
+  uint8_t queued[kMaxTiles] = {};
+  int16_t queue[kMaxTiles];
+  std::fill(best, best + s.num_tiles, uint16_t(0xFFFF));
+  int head = 0, size = 0;
+  auto push = [&](int t) {
+    if (queued[t]) return;
+    queued[t] = 1;
+    queue[(head + size++) % kMaxTiles] = int16_t(t);
+  };
+  best[u.tile] = 0;
+  push(u.tile);
+  while (size > 0) {
+    const int from = queue[head];
+    head = (head + 1) % kMaxTiles;
+    --size;
+    queued[from] = 0;
+    const int used = best[from];
+    if (from != u.tile && is_water(s.tiles[from].terrain) != naval) continue;
+    // Tribes stops expanding a tile once the movement spent equals MOV (as in reachable_with_roads).
+    if (used == mov) continue;
+    for (int x = s.tile_x(from) - 1; x <= s.tile_x(from) + 1; ++x) {
+      for (int y = s.tile_y(from) - 1; y <= s.tile_y(from) + 1; ++y) {
+        if (!s.on_board(x, y) || x * n + y == from) continue;
+        const int step = step_cost(s, u, ctx, from, x * n + y, used, mov);
+        if (step >= 0 && used + step < best[x * n + y]) {
+          best[x * n + y] = uint16_t(used + step);
+          push(x * n + y);
+        }
+      }
+    }
+  }
+  int count = 0;
+  for (int t = 0; t < s.num_tiles; ++t) if (t != u.tile && best[t] != 0xFFFF) out[count++] = int16_t(t);
+  return count;
 }
 
 }  // namespace polyenv

@@ -10,12 +10,9 @@ namespace polyenv {
 template <class F>
 inline void for_each_in_radius(const GameState& s, int tile, int radius, F&& f) {
   const int n = s.map_size, x0 = tile / n, y0 = tile % n;
-  for (int x = x0 - radius; x <= x0 + radius; ++x) {
-    if (x < 0 || x >= n) continue;
-    for (int y = y0 - radius; y <= y0 + radius; ++y) {
-      if (y < 0 || y >= n) continue;
-      f(x * n + y);
-    }
+  const int x1 = x0 + radius < n ? x0 + radius : n - 1, y1 = y0 + radius < n ? y0 + radius : n - 1;
+  for (int x = x0 - radius > 0 ? x0 - radius : 0; x <= x1; ++x) {
+    for (int y = y0 - radius > 0 ? y0 - radius : 0; y <= y1; ++y) f(x * n + y);
   }
 }
 template <class F>

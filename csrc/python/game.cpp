@@ -237,6 +237,39 @@ int random_playout(Game& g, int max_actions, uint64_t seed, bool record_events,
   return applied;
 }
 
+// Check mode: random play as random_playout (the production list, move cache on), and
+// after every action the list must equal legal_actions_reference and the uncached
+// list. Returns the number of decisions checked; throws on the first difference.
+int checked_playout(Game& g, int max_actions, uint64_t seed) {
+  Rng rng;
+  rng.seed(seed, 0x9E37);
+  std::vector<int32_t> reference, uncached;
+  int checked = 0;
+  while (!g.state.game_over && (max_actions < 0 || checked < max_actions)) {
+    const int total = g.fill_legal();
+    reference.resize(size_t(legal_actions_reference(g.state, nullptr, 0)));
+    legal_actions_reference(g.state, reference.data(), int(reference.size()));
+    uncached.resize(size_t(legal_actions(g.state, nullptr, 0)));
+    legal_actions(g.state, uncached.data(), int(uncached.size()));
+    for (const auto* other : {&reference, &uncached}) {
+      if (int(other->size()) == total && std::equal(other->begin(), other->end(), g.legal.begin())) continue;
+      int i = 0;
+      while (i < total && i < int(other->size()) && (*other)[size_t(i)] == g.legal[size_t(i)]) ++i;
+      const int32_t fast_id = i < total ? g.legal[size_t(i)] : -1;
+      const int32_t other_id = i < int(other->size()) ? (*other)[size_t(i)] : -1;
+      throw std::runtime_error(std::string("legal list differs from the ") +
+                               (other == &reference ? "reference" : "uncached") + " list after " +
+                               std::to_string(g.state.actions_applied) + " actions: " + std::to_string(total) + " vs " +
+                               std::to_string(other->size()) + " ids, first difference at position " +
+                               std::to_string(i) + " (" + std::to_string(fast_id) + " vs " + std::to_string(other_id) +
+                               ": " + describe_action(g.state, fast_id >= 0 ? fast_id : other_id) + ")");
+    }
+    apply_action(g.state, g.legal[rng.below(uint32_t(total))]);
+    ++checked;
+  }
+  return checked;
+}
+
 // Benchmark helper: mean nanoseconds of one copy of the state, as
 // (copy-assign into a reused GameState, copy-construct a fresh one).
 std::pair<double, double> clone_benchmark(const GameState& state, int iterations) {
@@ -389,6 +422,23 @@ void init_game(py::module_& m) {
         auto out = new_array<int32_t>({py::ssize_t(counts.size())});
         std::copy(counts.begin(), counts.end(), out.mutable_data());
         return out;
+      })
+      .def("legal_actions_reference", [](const Game& g) { GameLock lock(g);
+        // The plain reference enumeration (slow; tests compare it with legal_actions).
+        const int total = legal_actions_reference(g.state, nullptr, 0);
+        auto out = new_array<int32_t>({total});
+        legal_actions_reference(g.state, out.mutable_data(), total);
+        return out;
+      })
+      .def("checked_playout", [](Game& g, int max_actions, uint64_t seed) { GameLock lock(g);
+        // Random play checking the legal list against the reference after every action.
+        int checked;
+        {
+          py::gil_scoped_release release;
+          checked = checked_playout(g, max_actions, seed);
+        }
+        if (checked > 0) g.touched();
+        return checked;
       })
       .def("clone_benchmark", [](const Game& g, int iterations) { GameLock lock(g);
         // (ns per copy-assign, ns per copy-construct) of this game's state; single thread.

@@ -1,4 +1,6 @@
-// Developer tool: random playouts for profiling the engine (perf record ./profile_playout).
+// Developer tool: random playouts for profiling the engine (perf record ./profile_playout,
+// valgrind --tool=callgrind ./profile_playout 5 11 2 m).
+// Arguments: games size players [m: use a MoveCache | c: also compare with a fresh list] [f: full observability].
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +17,7 @@ int main(int argc, char** argv) {
   cfg.map_size = size;
   cfg.tribes.clear();
   for (int i = 0; i < players; ++i) cfg.tribes.push_back(int8_t((2 + i) % kNumTribes));
+  cfg.full_observability = argc > 5 && argv[5][0] == 'f';  // "f": full observability
   const bool check = argc > 4 && argv[4][0] == 'c';  // compare the cached list with a fresh one
   const bool cached = argc > 4;
   std::vector<int32_t> legal(1 << 16), fresh(1 << 16);
