@@ -235,11 +235,11 @@ void VectorEnv::encode_observation(const Env& e, int observer, int row, const Ba
 void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) {
   const GameState& s = e.state;
   const int observer = e.observer;
-  encode_observation(e, observer, row, out, kLiveObservation);
-  const ActionRows rows = encode_action_rows(
-      s, observer, cfg_.max_actions, cfg_.combat_preview, at<int32_t>(out, kBActionId, row),
-      at<int32_t>(out, kBActionFeatures, row), at<uint8_t>(out, kBActionArgMask, row),
-      at<uint8_t>(out, kBActionMask, row), &e.moves);
+  const ModelRow model{at<int32_t>(out, kBMapTokens, row),      at<int32_t>(out, kBState, row),
+                       at<int32_t>(out, kBActionId, row),       at<int32_t>(out, kBActionFeatures, row),
+                       at<uint8_t>(out, kBActionArgMask, row),  at<uint8_t>(out, kBActionMask, row)};
+  const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves);
+  write_window(e, observer, row, out, kLiveObservation);
   std::memcpy(e.legal.data(), at<int32_t>(out, kBActionId, row), sizeof(int32_t) * size_t(rows.rows));
   e.legal_count = rows.rows;
   e.legal_complete = !rows.truncated;
