@@ -32,7 +32,8 @@ VectorConfig checked(const VectorConfig& cfg) {
   if (cfg.opponent < 0) {
     if (cfg.opponent != -1 || cfg.learner_seats != 0) fail("learner_seats needs an opponent");
   } else {
-    if (cfg.opponent >= kNumBots) fail("unknown opponent bot " + std::to_string(cfg.opponent));
+    if (cfg.opponent >= kNumPlayers) fail("unknown opponent bot " + std::to_string(cfg.opponent));
+    if (cfg.opponent_simulations < 1) fail("the opponent's simulations must be >= 1");
     if (cfg.learner_seats == 0 || (cfg.learner_seats & ~all) != 0) {
       fail("learner_seats must name seats in [0, " + std::to_string(players) + ")");
     }
@@ -178,7 +179,7 @@ void VectorEnv::start_episode(Env& e, int env) {
 
 void VectorEnv::play_opponents(Env& e, EventSink* sink) {
   GameState& s = e.state;
-  const BotKind bot = BotKind(cfg_.opponent);
+  const BotSpec bot{cfg_.opponent, cfg_.opponent_simulations};
   int applied = 0, turn = -1;
   while (!s.game_over && !((cfg_.learner_seats >> s.current_player) & 1u)) {
     if (++applied > kMaxOpponentActions) throw std::runtime_error("the opponent bot did not end its turn");
@@ -187,7 +188,7 @@ void VectorEnv::play_opponents(Env& e, EventSink* sink) {
       e.bot_rng = bot_rng_for_position(s);
       turn = s.turns_played;
     }
-    apply_action(s, bot_action(s, bot, e.bot_rng, e.bot_scratch), sink);
+    apply_action(s, player_action(s, bot, e.bot_rng, e.bot_scratch), sink);
   }
 }
 

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "../engine/bots.hpp"
+#include "../search/mcts_bot.hpp"
 #include "../engine/events.hpp"
 #include "../engine/game.hpp"
 #include "batch.hpp"
@@ -53,7 +54,8 @@ struct VectorConfig {
   int history = 0;              // K, visible events kept per player
   bool combat_preview = false;
   bool keep_terminal_observation = false;
-  int opponent = -1;            // -1: self-play; else a BotKind playing every non-learner seat
+  int opponent = -1;            // -1: self-play; else a BotSpec kind playing every non-learner seat
+  int opponent_simulations = kDefaultMctsSimulations;  // the MCTS opponent's budget
   uint32_t learner_seats = 0;   // bit per seat played through the rows when opponent >= 0
   double score_reward_scale = 0;  // > 0: reward also pays the actor's score-margin change / scale
 };
@@ -115,7 +117,7 @@ class VectorEnv {
     bool new_state = false;    // set by workers; the caller assigns fresh ids in row order
     bool new_episode = false;
     Rng bot_rng;
-    BotScratch bot_scratch;
+    PlayerScratch bot_scratch;
     // Per player a ring of history + 1 records (one spare slot for the record
     // being written), head = next slot, count = records kept (<= history).
     std::vector<EventRecord> ring;
