@@ -204,6 +204,7 @@ void init_mcts_pool(py::module_& m) {
         d["byte_budget_exhausted"] = byte_hit;
         return d;
       })
+      .def("_timing", &MctsPool::timing, "Cumulative worker ns in selection, leaf encoding, expansion + backup")
       .def("_leaf_actions", &MctsPool::leaf_actions, py::arg("leaf_id"))
       .def("_state_digest", [](MctsPool& p) {
         py::gil_scoped_release release;

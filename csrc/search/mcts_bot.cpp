@@ -8,7 +8,7 @@ namespace polyenv {
 namespace {
 
 // Value scales: a change of `scale` from the root maps to tanh(1) ~ 0.76.
-constexpr double kHeuristicScale = 200;
+constexpr double kHeuristicScale = 1000;
 constexpr double kMarginScale = 100;
 
 double raw_value(const GameState& s, MctsEval eval, int player) {

@@ -25,7 +25,7 @@ enum class MctsEval : int8_t {
 
 struct MctsBotConfig {
   int simulations = 200;
-  double c_puct = 1.0;
+  double c_puct = 2.0;
   MctsEval eval = MctsEval::kHeuristic;
   int rollout_actions = 20;
   double scale = 0;  // value scale; 0: the evaluation's default
@@ -49,7 +49,7 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
 inline constexpr int kMctsBot = kNumBots;   // code after the engine's bots
 inline constexpr int kNumPlayers = kNumBots + 1;
 inline constexpr const char* kMctsBotName = "mcts";
-inline constexpr int kDefaultMctsSimulations = 200;
+inline constexpr int kDefaultMctsSimulations = 6000;
 
 struct BotSpec {
   int kind = kRandomBot;  // BotKind, or kMctsBot

@@ -3,6 +3,7 @@
 #include "mcts_pool.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <cmath>
 #include <cstring>
 
@@ -47,6 +48,13 @@ MctsPoolConfig checked(const MctsPoolConfig& cfg) {
   c.num_threads = std::min(cfg.num_threads, cfg.num_envs);
   if (c.max_actions == 0) c.max_actions = ActionSpace(n, players).size();
   return c;
+}
+
+// CPU time of the calling thread: the timing stats stay meaningful on a loaded machine.
+int64_t now_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
 uint64_t mix(uint64_t a, uint64_t b) {
@@ -327,7 +335,10 @@ int MctsPool::select_leaves(int capacity, const FieldView& out) {
   }
   run_games([this](Game& g, int) {
     g.fresh.clear();
-    if (g.quota > 0) select_in_tree(g);
+    if (g.quota == 0) return;
+    const int64_t t0 = now_ns();
+    select_in_tree(g);
+    g.select_ns += now_ns() - t0;
   });
   for (int t = 0; t < B; ++t) {
     if (!games_[size_t(t)].overflow) continue;
@@ -354,6 +365,8 @@ int MctsPool::select_leaves(int capacity, const FieldView& out) {
   }
   const int P = num_players();
   run_games([&](Game& g, int t) {
+    if (g.fresh.empty()) return;
+    const int64_t t0 = now_ns();
     int row = leaf_offset_[size_t(t)];
     for (int8_t k : g.fresh) {
       Slot& slot = g.slots[size_t(k)];
@@ -375,6 +388,7 @@ int MctsPool::select_leaves(int capacity, const FieldView& out) {
       *out.at<uint64_t>(kXEpisodeId, row) = g.episode_id;
       ++row;
     }
+    g.encode_ns += now_ns() - t0;
   });
   return rows;
 }
@@ -438,6 +452,8 @@ void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const floa
     by_tree_[size_t(low / kMaxPending)].push_back(i);
   }
   run_games([&](Game& g, int t) {
+    if (by_tree_[size_t(t)].empty()) return;
+    const int64_t t0 = now_ns();
     for (int32_t i : by_tree_[size_t(t)]) {
       Slot& slot = g.slots[size_t((leaf_ids[i] & ((uint64_t(1) << kSlotBits) - 1)) % kMaxPending)];
       double v[kMaxPlayers];
@@ -452,6 +468,7 @@ void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const floa
       slot.id = 0;
       g.pending--;
     }
+    g.backup_ns += now_ns() - t0;
   });
 }
 
@@ -553,6 +570,17 @@ std::vector<TreeStats> MctsPool::search_stats() {
               g.tree.byte_budget_exhausted()};
   }
   return out;
+}
+
+std::array<int64_t, 3> MctsPool::timing() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::array<int64_t, 3> t{};
+  for (const Game& g : games_) {
+    t[0] += g.select_ns;
+    t[1] += g.encode_ns;
+    t[2] += g.backup_ns;
+  }
+  return t;
 }
 
 uint64_t MctsPool::state_digest() {

@@ -14,6 +14,7 @@
 // runtime/errors.hpp types. Results are bit-identical for any thread count:
 // work is split per tree / per game, and rows are packed in tree order.
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -86,6 +87,8 @@ class MctsPool {
   std::vector<TreeStats> search_stats();
   // The action ids from the root to a pending leaf (tests: compare with a reference search).
   std::vector<int32_t> leaf_actions(uint64_t leaf_id);
+  // Cumulative worker CPU time (ns, summed over threads) in {selection, leaf encoding, expansion + backup}.
+  std::array<int64_t, 3> timing();
   // A hash of every game, tree and pending leaf (tests: a rejected call changes nothing).
   uint64_t state_digest();
 
@@ -118,6 +121,9 @@ class MctsPool {
     int pending = 0;
     int quota = 0;       // this select call: leaves it may add
     std::vector<int8_t> fresh;  // slot indices filled by this select call
+    int64_t select_ns = 0;  // thread CPU time in descents (selection, cloning, terminal backups)
+    int64_t encode_ns = 0;  // thread time encoding leaf rows
+    int64_t backup_ns = 0;  // thread time expanding and backing up
     bool overflow = false;
     std::string overflow_message;
   };
