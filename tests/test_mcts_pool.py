@@ -318,3 +318,41 @@ def test_require_all_actions_overflow_and_truncation():
         assert live["action_truncated"][0] == 1 and live["action_id"][0, 0] == 0
         leaves = pool.select_leaves()
         assert leaves["action_truncated"][0] == 1
+
+
+@pytest.mark.parametrize("players", [(Bardur, Imperius), (Bardur, Imperius, Oumaji)])
+def test_long_mixed_run(players):
+    """Select with varying capacities, partial backups, cancels, aborts, steps and resets under tight
+    budgets and short games; the pool's accounting stays consistent throughout (run under ASan in CI)."""
+    P = len(players)
+    rng = np.random.default_rng(3)
+    with MctsPool(4, seed=8, map_size=8, players=players, max_actions=A, num_threads=2, mode="score",
+                  max_turns=2, max_pending_leaves_per_tree=3, max_nodes_per_tree=40, dirichlet_alpha=0.5,
+                  require_all_actions=False) as pool:
+        live = pool.reset()
+        pending = []
+        for it in range(150):
+            op = rng.integers(6)
+            if op <= 2:
+                leaves = pool.select_leaves(int(rng.integers(0, 13)))
+                pending.extend(leaves["leaf_id"].tolist())
+            elif op == 3 and pending:
+                take = [pending.pop(int(rng.integers(len(pending)))) for _ in range(int(rng.integers(1, len(pending) + 1)))]
+                L = len(take)
+                values = rng.uniform(-1, 1, (L,) if P == 2 else (L, P)).astype(np.float32)
+                pool.expand_and_backup(np.array(take, np.uint64), rng.normal(size=(L, A)).astype(np.float32), values)
+            elif op == 4 and pending:
+                pool.cancel_leaves(np.array([pending.pop()], np.uint64))
+            else:
+                if rng.random() < 0.1:
+                    live = pool.reset()
+                else:
+                    pool.abort_search()
+                    root = pool.root_policy(float(rng.choice([0.0, 0.5, 1.0])))
+                    rows = root["visit_count"].argmax(1)
+                    live = pool.step_checked(root["action_id"][np.arange(4), rows], root["state_id"])
+                    assert live["action_valid"].all()
+                pending = []
+            stats = pool.search_stats()
+            assert stats["pending_leaves"].sum() == len(pending)
+            assert (stats["nodes"] <= 40).all()
