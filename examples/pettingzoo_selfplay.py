@@ -7,7 +7,8 @@ agent's terminal reward as its return (Tribes rewards are terminal: +1 winner,
 to plug a learner.
 
 Policies: ``random`` (uniform over the legal ids), ``greedy`` (polyenv's built-in
-one-ply bot, playing the selected agent's move on the underlying GameEnv), or
+one-ply bot, playing the selected agent's move on the underlying GameEnv),
+``mcts`` / ``mcts:<simulations>`` (the built-in MCTS bot, likewise), or
 your model: ``--policy package.module:function`` where
 ``function(observation, legal_ids, env) -> action id`` receives the agent's
 observation dict ({"observation": {"map_tokens", "state"}, "action_mask"}).
@@ -36,20 +37,20 @@ def random_policy(rng: np.random.Generator) -> Policy:
     return lambda observation, legal, env: int(legal[rng.integers(len(legal))])
 
 
-def greedy_policy(rng: np.random.Generator) -> Policy:
-    """polyenv's greedy bot choosing for the selected agent (its turn = the game's current player)."""
-    return lambda observation, legal, env: bots.choose(env.unwrapped.game, "greedy", seed=int(rng.integers(2**63)))
+def bot_policy(bot: str, rng: np.random.Generator) -> Policy:
+    """A built-in bot choosing for the selected agent (its turn = the game's current player)."""
+    return lambda observation, legal, env: bots.choose(env.unwrapped.game, bot, seed=int(rng.integers(2**63)))
 
 
 def load_policy(spec: str, rng: np.random.Generator) -> Policy:
-    """``random``, ``greedy`` or ``module:function`` (a user model)."""
+    """``random``, ``greedy``, ``mcts[:simulations]`` or ``module:function`` (a user model)."""
     if spec == "random":
         return random_policy(rng)
-    if spec == "greedy":
-        return greedy_policy(rng)
+    if spec == "greedy" or spec == "mcts" or spec.startswith("mcts:"):
+        return bot_policy(spec, rng)
     module, _, name = spec.partition(":")
     if not name:
-        raise SystemExit(f"--policy must be random, greedy or module:function, got {spec!r}")
+        raise SystemExit(f"--policy must be random, greedy, mcts[:simulations] or module:function, got {spec!r}")
     return getattr(importlib.import_module(module), name)
 
 

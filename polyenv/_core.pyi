@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'BOT_NAMES', 'BUILDINGS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MIN_MAP_SIZE', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -175,7 +175,7 @@ class VectorEnv:
     """
     Native vector of games (use polyenv.VectorGameEnv)
     """
-    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, auto_reset: bool, history: typing.SupportsInt | typing.SupportsIndex, combat_preview: bool, keep_terminal: bool, opponent: typing.SupportsInt | typing.SupportsIndex, learner_seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], score_reward_scale: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> None:
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, auto_reset: bool, history: typing.SupportsInt | typing.SupportsIndex, combat_preview: bool, keep_terminal: bool, opponent: typing.SupportsInt | typing.SupportsIndex, learner_seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], score_reward_scale: typing.SupportsFloat | typing.SupportsIndex = 0.0, opponent_simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> None:
         ...
     def _inject_fault(self, env_id: typing.SupportsInt | typing.SupportsIndex, message: str) -> None:
         ...
@@ -216,15 +216,85 @@ class VectorEnv:
     @property
     def num_tiles(self) -> int:
         ...
-def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None) -> int:
+class StaleLeafError(RuntimeError):
+    pass
+class PendingLeavesError(RuntimeError):
+    pass
+class ActionOverflowError(RuntimeError):
+    pass
+class MctsPool:
+    """
+    Native batched PUCT search pool (use polyenv.MctsPool)
+    """
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, dirichlet_alpha: typing.SupportsFloat | typing.SupportsIndex, dirichlet_fraction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+        ...
+    def _leaf_actions(self, leaf_id: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        ...
+    def _state_digest(self) -> int:
+        ...
+    def _timing(self) -> typing.Annotated[list[int], "FixedSize(3)"]:
+        """
+        Cumulative worker ns in selection, leaf encoding, expansion + backup
+        """
+    def abort_search(self) -> None:
+        ...
+    def batch_spec(self) -> dict:
+        ...
+    def cancel_leaves(self, leaf_ids: typing.Any) -> None:
+        ...
+    def close(self) -> None:
+        ...
+    def expand_and_backup(self, leaf_ids: typing.Any, policy_logits: typing.Any, values: typing.Any) -> None:
+        ...
+    def leaf_batch_spec(self, max_leaves: typing.SupportsInt | typing.SupportsIndex) -> dict:
+        ...
+    def reset(self, seed: typing.SupportsInt | typing.SupportsIndex | None, buffers: typing.Any) -> typing.Any:
+        ...
+    def root_policy(self, temperature: typing.SupportsFloat | typing.SupportsIndex, buffers: typing.Any) -> typing.Any:
+        ...
+    def root_policy_spec(self) -> dict:
+        ...
+    def search_stats(self) -> dict:
+        ...
+    def select_leaves(self, max_leaves: typing.SupportsInt | typing.SupportsIndex, buffers: typing.Any) -> tuple[int, typing.Any]:
+        ...
+    def step(self, action_ids: typing.Any, state_ids: typing.Any, buffers: typing.Any) -> typing.Any:
+        ...
+    @property
+    def action_space_size(self) -> int:
+        ...
+    @property
+    def closed(self) -> bool:
+        ...
+    @property
+    def map_size(self) -> int:
+        ...
+    @property
+    def max_actions(self) -> int:
+        ...
+    @property
+    def max_pending_leaves(self) -> int:
+        ...
+    @property
+    def num_envs(self) -> int:
+        ...
+    @property
+    def num_players(self) -> int:
+        ...
+    @property
+    def num_threads(self) -> int:
+        ...
+def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex) -> int:
+    ...
+def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """
     The action id the bot would play now (nothing is applied).
     """
-def bot_play(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None) -> int:
+def bot_play(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """
     Chooses and applies one action; returns its id.
     """
-def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None) -> int:
+def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """
     Plays the current player's turn to its end (or the game's); returns the number of actions.
     """
@@ -239,8 +309,9 @@ def update_id_mask(mask: typing.Any, action_id: typing.Any, legal_action_count: 
 ACTION_ARG_MASK_NAMES: tuple = ('source_index', 'target_index', 'city', 'tech', 'building', 'spawn_type', 'upgrade', 'tile_action', 'unit_upgrade', 'unit_id', 'population_gain', 'cost_stars')
 ACTION_FEATURE_NAMES: tuple = ('type_id', 'source_index', 'target_index', 'city', 'tech', 'building', 'spawn_type', 'upgrade', 'tile_action', 'unit_upgrade', 'unit_id', 'population_gain', 'cost_stars', 'stars_before', 'affordable', 'damage_dealt', 'damage_received')
 ACTION_KINDS: tuple = ('end_turn', 'research', 'level_up', 'declare_war', 'send_stars', 'build_road', 'spawn', 'build', 'gather', 'clear_forest', 'burn_forest', 'grow_forest', 'destroy', 'capture', 'recover', 'disband', 'examine', 'heal_others', 'make_veteran', 'upgrade', 'attack', 'convert', 'move')
-BOT_NAMES: tuple = ('random', 'greedy')
+BOT_NAMES: tuple = ('random', 'greedy', 'mcts')
 BUILDINGS: tuple = ('farm', 'windmill', 'lumber_hut', 'sawmill', 'mine', 'forge', 'port', 'customs_house', 'temple', 'water_temple', 'forest_temple', 'mountain_temple', 'altar_of_peace', 'emperors_tomb', 'eye_of_god', 'gate_of_power', 'grand_bazaar', 'park_of_fortune', 'tower_of_wisdom')
+DEFAULT_MCTS_SIMULATIONS: int = 800
 FLAT_LAYOUT: tuple = (89, 27, 42)
 LEVEL_UP_REWARDS: tuple = ('workshop', 'explorer', 'city_wall', 'resources', 'pop_growth', 'border_growth', 'park', 'super_unit')
 MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building', 'building_level', 'road', 'territory_owner', 'territory_city_tile', 'city_owner', 'city_level', 'city_population', 'city_flags', 'city_production', 'unit_owner', 'unit_type', 'unit_hp', 'unit_max_hp', 'unit_status', 'unit_flags', 'unit_kills', 'unit_carried_type', 'observed_unit_id', 'unit_home_city_tile')

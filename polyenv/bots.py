@@ -6,6 +6,11 @@
   scored from the acting player's view (captures and kills first, then damage
   dealt against damage taken, city growth, research and cheap growth, moving
   towards villages and enemy cities); End Turn is played when nothing helps.
+* ``"mcts"`` / ``"mcts:<simulations>"`` — a native Monte Carlo tree search
+  (PUCT, uniform prior, the greedy evaluation as leaf value relative to the
+  position searched; its chance events use its own stream, so it never sees
+  the game's future draws). Each decision is one action; ``"mcts"`` runs
+  ``DEFAULT_MCTS_SIMULATIONS`` simulations.
 
 Every function takes a :class:`polyenv.GameEnv`. ``seed`` makes a bot's
 choices reproducible; with ``seed=None`` the bot's random stream is derived
@@ -19,17 +24,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
+from ._botspec import BOT_NAMES as BOTS, DEFAULT_MCTS_SIMULATIONS, parse_bot
 from .game_env import GameEnv
 
-__all__ = ["BOTS", "choose", "play", "play_turn"]
-
-BOTS: tuple[str, ...] = tuple(_core.BOT_NAMES)
-
-
-def _bot_code(bot: str) -> int:
-    if not isinstance(bot, str) or bot not in BOTS:
-        raise ValueError(f"unknown bot {bot!r}; expected one of: {', '.join(BOTS)}")
-    return BOTS.index(bot)
+__all__ = ["BOTS", "DEFAULT_MCTS_SIMULATIONS", "parse_bot", "choose", "play", "play_turn"]
 
 
 def _game(game: GameEnv):
@@ -51,15 +49,18 @@ def choose(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
 
     Raises ValueError for an unknown bot or a finished game.
     """
-    return _core.bot_choose(_game(game), _bot_code(bot), _seed(seed))
+    code, simulations = parse_bot(bot)
+    return _core.bot_choose(_game(game), code, _seed(seed), simulations)
 
 
 def play(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     """Chooses one action with ``bot``, applies it to ``game`` and returns its id."""
-    return _core.bot_play(_game(game), _bot_code(bot), _seed(seed))
+    code, simulations = parse_bot(bot)
+    return _core.bot_play(_game(game), code, _seed(seed), simulations)
 
 
 def play_turn(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     """Plays the current player's whole turn with ``bot`` (until another player
     is to act or the game ends) and returns the number of actions applied."""
-    return _core.bot_play_turn(_game(game), _bot_code(bot), _seed(seed))
+    code, simulations = parse_bot(bot)
+    return _core.bot_play_turn(_game(game), code, _seed(seed), simulations)

@@ -100,12 +100,14 @@ def load_record(path) -> dict:
 # ---------------------------------------------------------------------------- play
 def _cmd_play(args) -> int:
     from . import bots as bots_module
+    from ._botspec import is_bot
     from .envs import default_map_size
     from .game_env import _read_level
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     for b in names:
-        if b not in bots_module.BOTS:
-            print(f"polyenv play: unknown bot {b!r}; choose from {', '.join(bots_module.BOTS)}", file=sys.stderr)
+        if not is_bot(b):
+            print(f"polyenv play: unknown bot {b!r}; choose from {', '.join(bots_module.BOTS)} "
+                  "(or mcts:<simulations>)", file=sys.stderr)
             return 2
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     level = _read_level(args.level) if args.level else None
@@ -439,7 +441,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=2, help="number of players, 2..16 (default 2)")
     play.add_argument("--map-size", type=int, default=None, help="board side (default 11 for 2 players, "
                       "14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
-    play.add_argument("--bots", default="greedy,random", help="comma-separated bots, cycled over the players")
+    play.add_argument("--bots", default="greedy,random", help="comma-separated bots (random, greedy, mcts, mcts:<simulations>), cycled over the players")
     play.add_argument("--tribes", default=None, help="comma-separated tribes (default Bardur,Imperius,Xin-xi,...)")
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random, printed)")
     play.add_argument("--render", choices=("ansi", "text", "none"), default="ansi", help="map style (default ansi)")

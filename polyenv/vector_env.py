@@ -48,6 +48,7 @@ import numpy as np
 
 from . import _core
 from . import _validate as _v
+from ._botspec import is_bot, parse_bot
 from ._names import mode_code, tribe_code
 
 __all__ = ["VectorGameEnv", "StaleStateError", "allocate", "REWARDS", "SCORE_SCALE"]
@@ -142,9 +143,9 @@ class VectorGameEnv:
         mode: ``"capitals"`` or ``"score"``. max_turns: overrides the mode's turn limit.
         full_observability: False (default) plays with fog of war.
         keep_terminal_observation: also return ``final_*`` keys (module docstring).
-        opponent: None (self-play: every seat acts through the rows), ``"random"``
-            or ``"greedy"``: the built-in bot plays every seat not in ``learner_seats``
-            natively, inside the same call, so rows show only learners' turns.
+        opponent: None (self-play: every seat acts through the rows), ``"random"``,
+            ``"greedy"`` or ``"mcts"`` / ``"mcts:<simulations>"``: the built-in bot plays every
+            seat not in ``learner_seats`` natively, inside the same call, so rows show only learners' turns.
         learner_seats: seats played through the rows when ``opponent`` is set (default ``(0,)``).
         reward: ``"terminal"`` (default, the seed-000 reward) or ``"score_delta"`` (below).
 
@@ -202,11 +203,12 @@ class VectorGameEnv:
         if opponent is None:
             if learner_seats is not None:
                 raise ValueError("learner_seats needs an opponent ('random' or 'greedy')")
-            bot, seats = -1, []
+            bot, seats, simulations = -1, [], 1
         else:
-            if opponent not in _BOTS:
-                raise ValueError(f"opponent must be None or one of {', '.join(map(repr, _BOTS))}, got {opponent!r}")
-            bot = _BOTS.index(opponent)
+            if not is_bot(opponent):
+                raise ValueError(f"opponent must be None or one of {', '.join(map(repr, _BOTS))} "
+                                 f"(or 'mcts:<simulations>'), got {opponent!r}")
+            bot, simulations = parse_bot(opponent)
             seats = [0] if learner_seats is None else [_v.integer(s, "learner seat", 0) for s in learner_seats]
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
@@ -216,7 +218,7 @@ class VectorGameEnv:
         self._native = _core.VectorEnv(num_envs, seed, map_size, tribes, mode_code(mode), limit,
                                        bool(full_observability), threads, max_actions, bool(auto_reset), history,
                                        bool(include_combat_preview), bool(keep_terminal_observation), bot, seats,
-                                       SCORE_SCALE if reward == "score_delta" else 0.0)
+                                       SCORE_SCALE if reward == "score_delta" else 0.0, simulations)
         self._auto_reset = bool(auto_reset)
         self._keep_terminal = bool(keep_terminal_observation)
 
@@ -230,7 +232,7 @@ class VectorGameEnv:
     visible_event_history = property(lambda self: self._native.history, doc="K, the event-window length.")
     action_space_size = property(lambda self: self._native.action_space_size, doc="Number of stable action ids.")
     auto_reset = property(lambda self: self._auto_reset, doc="True when games reset inside the ending step.")
-    opponent = property(lambda self: self._opponent, doc="None (self-play), 'random' or 'greedy'.")
+    opponent = property(lambda self: self._opponent, doc="None (self-play) or the opponent bot's name.")
     learner_seats = property(lambda self: self._learner_seats, doc="Seats whose turns the rows show.")
     reward = property(lambda self: self._reward, doc="'terminal' or 'score_delta' (see Rewards).")
     closed = property(lambda self: self._native.closed, doc="True after close().")

@@ -20,12 +20,16 @@ def play_game(env, seat_bots, seed=0, max_turns=200):
 
 
 def test_bot_names_and_export():
-    assert bots.BOTS == ("random", "greedy")
+    assert bots.BOTS == ("random", "greedy", "mcts")
     assert polyenv.bots is bots
     assert "bots" in polyenv.__all__
 
 
-@pytest.mark.parametrize("bot", bots.BOTS)
+# "mcts" with a small budget: the default budget is sized for play, not for tests.
+BOTS_UNDER_TEST = ("random", "greedy", "mcts:64")
+
+
+@pytest.mark.parametrize("bot", BOTS_UNDER_TEST)
 def test_choices_are_legal_and_choose_does_not_apply(bot):
     env = GameEnv(seed=3)
     for k in range(300):
@@ -40,7 +44,7 @@ def test_choices_are_legal_and_choose_does_not_apply(bot):
         env.check_invariants()
 
 
-@pytest.mark.parametrize("bot", bots.BOTS)
+@pytest.mark.parametrize("bot", BOTS_UNDER_TEST)
 def test_deterministic_with_seed(bot):
     a, b = GameEnv(seed=11), GameEnv(seed=11)
     for k in range(40):

@@ -152,6 +152,17 @@ void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_
   }
 }
 
+ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_actions, MoveCache* cache) {
+  ActionRows r;
+  r.total = legal_actions(s, action_id, max_actions, cache);
+  r.rows = std::min(r.total, max_actions);
+  r.truncated = r.total > max_actions;
+  // Canonical order is ascending, so a legal EndTurn (id 0) is row 0 of any
+  // non-empty prefix; the reservation only acts if that ever fails to hold.
+  if (r.truncated && r.rows > 0 && action_id[0] != 0 && is_legal(s, 0)) action_id[r.rows - 1] = 0;
+  return r;
+}
+
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
                               MoveCache* cache) {
@@ -159,12 +170,7 @@ ActionRows encode_action_rows(const GameState& s, int observer, int max_actions,
   if (max_actions < 0) max_actions = 0;
   if (!s.game_over && observer == s.current_player) {
     // Enumerate straight into the caller's id buffer: no scratch memory.
-    r.total = legal_actions(s, action_id, max_actions, cache);
-    r.rows = std::min(r.total, max_actions);
-    r.truncated = r.total > max_actions;
-    // Canonical order is ascending, so a legal EndTurn (id 0) is row 0 of any
-    // non-empty prefix; the reservation only acts if that ever fails to hold.
-    if (r.truncated && r.rows > 0 && action_id[0] != 0 && is_legal(s, 0)) action_id[r.rows - 1] = 0;
+    r = canonical_action_ids(s, action_id, max_actions, cache);
     encode_listed_rows(s, observer, r.rows, combat_preview, action_id, features, arg_mask, action_mask);
   }
   // Padding rows: id -1, mask 0, all-zero features and arg mask.

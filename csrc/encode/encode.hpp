@@ -38,6 +38,23 @@ struct ActionRows {
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
                               MoveCache* cache = nullptr);
+// The current player's legal ids as encode_action_rows lists them (canonical
+// prefix of at most max_actions ids, EndTurn kept on truncation), without features.
+ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_actions, MoveCache* cache = nullptr);
+
+// One model row (seed 000/002 core): map tokens, state and padded action rows
+// of `observer`, written to caller memory (pointers to the row's first element).
+struct ModelRow {
+  int32_t* map_tokens;
+  int32_t* state;
+  int32_t* action_id;
+  int32_t* action_features;
+  uint8_t* action_arg_mask;
+  uint8_t* action_mask;
+};
+ActionRows encode_model_row(const GameState& s, int observer, int max_actions, bool combat_preview, const ModelRow& row,
+                            MoveCache* cache = nullptr);
+
 // Encodes `rows` action ids already in `action_id` (no enumeration): features,
 // arg mask and action mask (all 1) of each row.
 void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_preview, const int32_t* action_id,

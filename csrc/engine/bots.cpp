@@ -164,6 +164,8 @@ int32_t greedy_action(const GameState& s, Rng& rng, BotScratch& scratch) {
 
 }  // namespace
 
+double bot_evaluation(const GameState& s, int player) { return evaluate(s, player); }
+
 int32_t bot_action(const GameState& s, BotKind bot, Rng& rng, BotScratch& scratch) {
   return bot == kGreedyBot ? greedy_action(s, rng, scratch) : random_action(s, rng, scratch);
 }

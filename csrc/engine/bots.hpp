@@ -27,6 +27,9 @@ Rng bot_rng_for_position(const GameState& s);
 
 // The action the bot plays in state `s` (which must not be over). Deterministic in `rng`.
 int32_t bot_action(const GameState& s, BotKind bot, Rng& rng, BotScratch& scratch);
+// The greedy bot's evaluation of `s` for `player` (higher is better; a won game
+// is +1e7, a lost one -1e7). Used as a search heuristic by the MCTS player.
+double bot_evaluation(const GameState& s, int player);
 // Plays the current player's moves with `bot` until its turn ends or the game ends.
 // Returns the number of actions applied.
 int bot_play_turn(GameState& s, BotKind bot, Rng& rng, BotScratch& scratch);

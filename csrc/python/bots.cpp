@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../engine/bots.hpp"
+#include "../search/mcts_bot.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
 
@@ -14,9 +15,10 @@ namespace polyenv::python {
 
 namespace {
 
-BotKind bot_kind(int bot) {
-  if (bot < 0 || bot >= kNumBots) throw InvalidArgument("bot code " + std::to_string(bot) + " is unknown");
-  return BotKind(bot);
+BotSpec bot_spec(int bot, int simulations) {
+  const BotSpec spec{bot, simulations};
+  check_bot_spec(spec);
+  return spec;
 }
 
 // The bot's random stream: from `seed`, or (None) from the position itself, so
@@ -30,62 +32,88 @@ void check_playing(const Game& g) {
 }
 
 // Per-thread scratch: no allocation per decision once warm.
-BotScratch& scratch() {
-  thread_local BotScratch s;
+PlayerScratch& scratch() {
+  thread_local PlayerScratch s;
   return s;
 }
 
 }  // namespace
 
 void init_bots(py::module_& m) {
-  py::tuple names(kNumBots);
+  py::tuple names(kNumPlayers);
   for (int i = 0; i < kNumBots; ++i) names[i] = py::str(kBotNames[i]);
+  names[kMctsBot] = py::str(kMctsBotName);
   m.attr("BOT_NAMES") = names;
+  m.attr("DEFAULT_MCTS_SIMULATIONS") = kDefaultMctsSimulations;
 
-  m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed) { GameLock lock(g);
-    const BotKind kind = bot_kind(bot);
+  m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
+    const BotSpec kind = bot_spec(bot, simulations);
     check_playing(g);
     py::gil_scoped_release release;
     Rng rng = bot_stream(g.state, seed);
-    return bot_action(g.state, kind, rng, scratch());
-  }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(),
+    return player_action(g.state, kind, rng, scratch());
+  }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(), py::arg("simulations") = kDefaultMctsSimulations,
      "The action id the bot would play now (nothing is applied).");
 
-  m.def("bot_play", [](Game& g, int bot, std::optional<uint64_t> seed) { GameLock lock(g);
-    const BotKind kind = bot_kind(bot);
+  m.def("bot_play", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
+    const BotSpec kind = bot_spec(bot, simulations);
     check_playing(g);
     int32_t id;
     {
       py::gil_scoped_release release;
       Rng rng = bot_stream(g.state, seed);
-      id = bot_action(g.state, kind, rng, scratch());
+      id = player_action(g.state, kind, rng, scratch());
       apply_action(g.state, id, &g.journal);
     }
     g.touched();
     return id;
-  }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(),
+  }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(), py::arg("simulations") = kDefaultMctsSimulations,
      "Chooses and applies one action; returns its id.");
 
-  m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed) { GameLock lock(g);
-    const BotKind kind = bot_kind(bot);
+  // Tuning hook (benchmarks): one MCTS decision with every knob, applied to the game.
+  m.def("_mcts_play", [](Game& g, int simulations, int eval, double c_puct, int rollout_actions, double scale) { GameLock lock(g);
+    check_playing(g);
+    if (simulations < 1 || eval < 0 || eval > 2) throw InvalidArgument("bad MCTS settings");
+    int32_t id;
+    {
+      py::gil_scoped_release release;
+      MctsBotConfig cfg;
+      cfg.simulations = simulations;
+      cfg.eval = MctsEval(eval);
+      cfg.c_puct = c_puct;
+      cfg.rollout_actions = rollout_actions;
+      cfg.scale = scale;
+      PlayerScratch& sc = scratch();
+      if (!sc.mcts) sc.mcts = std::make_unique<MctsBotScratch>();
+      Rng rng = bot_rng_for_position(g.state);
+      id = mcts_bot_action(g.state, cfg, rng, *sc.mcts);
+      apply_action(g.state, id, &g.journal);
+    }
+    g.touched();
+    return id;
+  }, py::arg("game"), py::arg("simulations"), py::arg("eval"), py::arg("c_puct"), py::arg("rollout_actions"),
+     py::arg("scale"));
+
+  m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
+    const BotSpec kind = bot_spec(bot, simulations);
     check_playing(g);
     int applied = 0;
     {
       py::gil_scoped_release release;
       GameState& s = g.state;
       Rng rng = bot_stream(s, seed);
-      BotScratch& sc = scratch();
+      PlayerScratch& sc = scratch();
       const int player = s.current_player;
       const int32_t turn = s.turns_played;
       // The loop of bot_play_turn, with the journal as event sink.
       while (!s.game_over && s.current_player == player && s.turns_played == turn) {
-        apply_action(s, bot_action(s, kind, rng, sc), &g.journal);
+        apply_action(s, player_action(s, kind, rng, sc), &g.journal);
         ++applied;
       }
     }
     if (applied > 0) g.touched();
     return applied;
-  }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(),
+  }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(), py::arg("simulations") = kDefaultMctsSimulations,
      "Plays the current player's turn to its end (or the game's); returns the number of actions.");
 }
 

@@ -10,63 +10,12 @@
 #include <string>
 
 #include "../vector/vector_env.hpp"
+#include "array_args.hpp"
 #include "bindings.hpp"
 
 namespace polyenv::python {
 
 namespace {
-
-bool native_byte_order(char byteorder) {
-  if (byteorder == '=' || byteorder == '|') return true;
-  return (std::endian::native == std::endian::little) == (byteorder == '<');
-}
-
-std::string type_name(const py::handle& obj) { return py::str(py::type::of(obj).attr("__name__")); }
-
-// A 1-D input vector of `expected` elements with one of the accepted dtypes
-// (kind, itemsize pairs); strides are allowed.
-py::array input_vector(const py::handle& obj, const char* name, char kind, int itemsize_a, int itemsize_b,
-                       const char* dtypes, int expected) {
-  if (!py::isinstance<py::array>(obj)) {
-    throw InvalidArgument(std::string(name) + " must be a NumPy array of " + dtypes + ", got " + type_name(obj));
-  }
-  auto a = py::reinterpret_borrow<py::array>(obj);
-  const py::dtype dt = a.dtype();
-  const int size = int(dt.itemsize());
-  if (dt.kind() != kind || (size != itemsize_a && size != itemsize_b) || !native_byte_order(dt.byteorder())) {
-    throw InvalidArgument(std::string(name) + " must have dtype " + dtypes + ", got " +
-                          dtype_text(dt.kind(), size, native_byte_order(dt.byteorder())));
-  }
-  if (a.ndim() != 1 || (expected >= 0 && a.shape(0) != expected)) {
-    std::string shape = "(";
-    for (py::ssize_t i = 0; i < a.ndim(); ++i) {
-      if (i) shape += ", ";
-      shape += std::to_string(a.shape(i));
-    }
-    shape += a.ndim() == 1 ? ",)" : ")";
-    throw InvalidArgument(std::string(name) + " must have shape (" +
-                          (expected >= 0 ? std::to_string(expected) : std::string("n")) + ",), got " + shape);
-  }
-  return a;
-}
-
-template <class T>
-Strided<T> strided(const py::array& a) {
-  Strided<T> s;
-  s.data = static_cast<const char*>(a.data());
-  s.stride = int64_t(a.strides(0));
-  s.size = int(a.shape(0));
-  return s;
-}
-
-IndexSpan index_span(const py::array& a) {
-  IndexSpan s;
-  s.data = static_cast<const char*>(a.data());
-  s.stride = int64_t(a.strides(0));
-  s.size = int(a.shape(0));
-  s.itemsize = int(a.itemsize());
-  return s;
-}
 
 // Output buffers of one call: either freshly allocated or the caller's,
 // validated; `keep` holds references while the GIL is released.
@@ -163,7 +112,7 @@ void init_vector(py::module_& m) {
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode,
                        int max_turns, bool full_obs, int num_threads, int max_actions, bool auto_reset, int history,
                        bool combat_preview, bool keep_terminal, int opponent, std::vector<int> learner_seats,
-                       double score_reward_scale) {
+                       double score_reward_scale, int opponent_simulations) {
              if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
              if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
              VectorConfig cfg;
@@ -186,13 +135,15 @@ void init_vector(py::module_& m) {
                throw InvalidArgument("score_reward_scale must be finite and >= 0");
              }
              cfg.score_reward_scale = score_reward_scale;
+             cfg.opponent_simulations = opponent_simulations;
              py::gil_scoped_release release;
              return std::make_unique<VectorEnv>(cfg);
            }),
            py::arg("num_envs"), py::arg("seed"), py::arg("map_size"), py::arg("tribes"), py::arg("mode"),
            py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
            py::arg("auto_reset"), py::arg("history"), py::arg("combat_preview"), py::arg("keep_terminal"),
-           py::arg("opponent"), py::arg("learner_seats"), py::arg("score_reward_scale") = 0.0)
+           py::arg("opponent"), py::arg("learner_seats"), py::arg("score_reward_scale") = 0.0,
+           py::arg("opponent_simulations") = kDefaultMctsSimulations)
       .def("spec", [](const VectorEnv& env, int rows) {
         if (rows < 0) throw InvalidArgument("rows must be >= 0, got " + std::to_string(rows));
         const BatchDims dims = env.dims(rows);

@@ -10,14 +10,9 @@
 
 #include "../encode/encode.hpp"
 #include "../engine/events.hpp"
+#include "../runtime/buffers.hpp"
 
 namespace polyenv {
-
-enum class DType : int8_t { kInt32, kUInt8, kUInt64, kFloat32 };
-inline constexpr int kNumDTypes = 4;
-inline constexpr std::array<const char*, kNumDTypes> kDTypeNames = {"int32", "uint8", "uint64", "float32"};
-inline constexpr std::array<char, kNumDTypes> kDTypeKinds = {'i', 'u', 'u', 'f'};
-inline constexpr std::array<int, kNumDTypes> kDTypeSizes = {4, 1, 8, 4};
 
 // The fields in batch order: the seed-000 table, then (keep_terminal_observation)
 // the terminal observation of the rows that ended in the call.
@@ -71,19 +66,6 @@ struct BatchDims {
   int num_fields() const { return final_observation ? kNumBatchFields : kNumBaseFields; }
 };
 
-struct FieldSpec {
-  const char* name = "";
-  DType dtype = DType::kInt32;
-  int ndim = 0;
-  std::array<int64_t, 4> shape{};
-  int64_t elements() const {
-    int64_t n = 1;
-    for (int i = 0; i < ndim; ++i) n *= shape[size_t(i)];
-    return n;
-  }
-  int64_t bytes() const { return elements() * kDTypeSizes[size_t(dtype)]; }
-};
-
 // Name, dtype and shape of one field (0 <= field < dims.num_fields()).
 inline FieldSpec field_spec(const BatchDims& d, int field) {
   const int base = mirrored_field(field);
@@ -130,75 +112,14 @@ struct BatchView {
   T* get(int field) const { return static_cast<T*>(data[size_t(field)]); }
 };
 
-// A caller's array as the validator sees it (filled by the bindings).
-struct BufferInfo {
-  void* data = nullptr;
-  char kind = '?';        // NumPy dtype kind: 'i', 'u', 'f', 'b', ...
-  int itemsize = 0;
-  bool native_order = true;
-  int ndim = 0;
-  std::array<int64_t, 8> shape{};  // the first min(ndim, 8) dimensions
-  bool writable = false;
-  bool aligned = false;
-  bool c_contiguous = false;
-};
-
-inline std::string dtype_text(char kind, int itemsize, bool native_order) {
-  std::string s = kind == 'i' ? "int" : kind == 'u' ? "uint" : kind == 'f' ? "float" : kind == 'b' ? "bool"
-                                                                                                     : std::string(1, kind);
-  if (kind != 'b') s += std::to_string(itemsize * 8);
-  if (!native_order) s += " (non-native byte order)";
-  return s;
-}
-
-inline std::string shape_text(int ndim, const int64_t* shape) {
-  std::string s = "(";
-  for (int i = 0; i < ndim; ++i) {
-    if (i) s += ", ";
-    s += std::to_string(shape[i]);
-  }
-  return s + (ndim == 1 ? ",)" : ")");
-}
-
 // Checks buffers[f] against field_spec(dims, f) for every field: exact dtype
 // (native byte order) and shape, writable, aligned, C-contiguous, and no two
 // non-empty buffers sharing a byte. Throws InvalidArgument naming the first
 // offending field; never writes anything.
 inline void validate_buffers(const BatchDims& dims, const BufferInfo* buffers) {
-  const int n = dims.num_fields();
-  std::array<int, kNumBatchFields> order{};
-  std::array<int64_t, kNumBatchFields> bytes{};
-  int nonempty = 0;
-  for (int f = 0; f < n; ++f) {
-    const FieldSpec spec = field_spec(dims, f);
-    const BufferInfo& b = buffers[f];
-    const std::string where = std::string("buffer '") + spec.name + "' ";
-    const auto t = size_t(spec.dtype);
-    if (b.kind != kDTypeKinds[t] || b.itemsize != kDTypeSizes[t] || !b.native_order) {
-      throw InvalidArgument(where + "must have dtype " + kDTypeNames[t] + ", got " +
-                            dtype_text(b.kind, b.itemsize, b.native_order));
-    }
-    bool same = b.ndim == spec.ndim;
-    for (int i = 0; same && i < spec.ndim; ++i) same = b.shape[size_t(i)] == spec.shape[size_t(i)];
-    if (!same) {
-      throw InvalidArgument(where + "must have shape " + shape_text(spec.ndim, spec.shape.data()) + ", got " +
-                            shape_text(std::min(b.ndim, 8), b.shape.data()));
-    }
-    if (!b.writable) throw InvalidArgument(where + "is read-only");
-    if (!b.aligned) throw InvalidArgument(where + "is not aligned");
-    if (!b.c_contiguous) throw InvalidArgument(where + "is not C-contiguous");
-    bytes[size_t(f)] = spec.bytes();
-    if (bytes[size_t(f)] > 0) order[size_t(nonempty++)] = f;
-  }
-  auto start = [&](int f) { return reinterpret_cast<uintptr_t>(buffers[f].data); };
-  std::sort(order.begin(), order.begin() + nonempty, [&](int a, int b) { return start(a) < start(b); });
-  for (int i = 1; i < nonempty; ++i) {
-    const int a = order[size_t(i - 1)], b = order[size_t(i)];
-    if (start(a) + uintptr_t(bytes[size_t(a)]) > start(b)) {
-      throw InvalidArgument(std::string("buffers '") + kBatchFieldNames[size_t(a)] + "' and '" +
-                            kBatchFieldNames[size_t(b)] + "' overlap");
-    }
-  }
+  std::array<FieldSpec, kNumBatchFields> specs{};
+  for (int f = 0; f < dims.num_fields(); ++f) specs[size_t(f)] = field_spec(dims, f);
+  validate_field_buffers(specs.data(), dims.num_fields(), buffers);
 }
 
 }  // namespace polyenv

@@ -32,7 +32,8 @@ VectorConfig checked(const VectorConfig& cfg) {
   if (cfg.opponent < 0) {
     if (cfg.opponent != -1 || cfg.learner_seats != 0) fail("learner_seats needs an opponent");
   } else {
-    if (cfg.opponent >= kNumBots) fail("unknown opponent bot " + std::to_string(cfg.opponent));
+    if (cfg.opponent >= kNumPlayers) fail("unknown opponent bot " + std::to_string(cfg.opponent));
+    if (cfg.opponent_simulations < 1) fail("the opponent's simulations must be >= 1");
     if (cfg.learner_seats == 0 || (cfg.learner_seats & ~all) != 0) {
       fail("learner_seats must name seats in [0, " + std::to_string(players) + ")");
     }
@@ -178,7 +179,7 @@ void VectorEnv::start_episode(Env& e, int env) {
 
 void VectorEnv::play_opponents(Env& e, EventSink* sink) {
   GameState& s = e.state;
-  const BotKind bot = BotKind(cfg_.opponent);
+  const BotSpec bot{cfg_.opponent, cfg_.opponent_simulations};
   int applied = 0, turn = -1;
   while (!s.game_over && !((cfg_.learner_seats >> s.current_player) & 1u)) {
     if (++applied > kMaxOpponentActions) throw std::runtime_error("the opponent bot did not end its turn");
@@ -187,7 +188,7 @@ void VectorEnv::play_opponents(Env& e, EventSink* sink) {
       e.bot_rng = bot_rng_for_position(s);
       turn = s.turns_played;
     }
-    apply_action(s, bot_action(s, bot, e.bot_rng, e.bot_scratch), sink);
+    apply_action(s, player_action(s, bot, e.bot_rng, e.bot_scratch), sink);
   }
 }
 
@@ -235,11 +236,11 @@ void VectorEnv::encode_observation(const Env& e, int observer, int row, const Ba
 void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) {
   const GameState& s = e.state;
   const int observer = e.observer;
-  encode_observation(e, observer, row, out, kLiveObservation);
-  const ActionRows rows = encode_action_rows(
-      s, observer, cfg_.max_actions, cfg_.combat_preview, at<int32_t>(out, kBActionId, row),
-      at<int32_t>(out, kBActionFeatures, row), at<uint8_t>(out, kBActionArgMask, row),
-      at<uint8_t>(out, kBActionMask, row), &e.moves);
+  const ModelRow model{at<int32_t>(out, kBMapTokens, row),      at<int32_t>(out, kBState, row),
+                       at<int32_t>(out, kBActionId, row),       at<int32_t>(out, kBActionFeatures, row),
+                       at<uint8_t>(out, kBActionArgMask, row),  at<uint8_t>(out, kBActionMask, row)};
+  const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves);
+  write_window(e, observer, row, out, kLiveObservation);
   std::memcpy(e.legal.data(), at<int32_t>(out, kBActionId, row), sizeof(int32_t) * size_t(rows.rows));
   e.legal_count = rows.rows;
   e.legal_complete = !rows.truncated;

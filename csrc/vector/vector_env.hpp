@@ -35,17 +35,14 @@
 #include <vector>
 
 #include "../engine/bots.hpp"
+#include "../search/mcts_bot.hpp"
 #include "../engine/events.hpp"
 #include "../engine/game.hpp"
 #include "batch.hpp"
-#include "worker_pool.hpp"
+#include "../runtime/errors.hpp"
+#include "../runtime/worker_pool.hpp"
 
 namespace polyenv {
-
-// A checked step received a state id that is no longer the environment's live position.
-struct StaleState : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct VectorConfig {
   int num_envs = 1;
@@ -57,41 +54,10 @@ struct VectorConfig {
   int history = 0;              // K, visible events kept per player
   bool combat_preview = false;
   bool keep_terminal_observation = false;
-  int opponent = -1;            // -1: self-play; else a BotKind playing every non-learner seat
+  int opponent = -1;            // -1: self-play; else a BotSpec kind playing every non-learner seat
+  int opponent_simulations = kDefaultMctsSimulations;  // the MCTS opponent's budget
   uint32_t learner_seats = 0;   // bit per seat played through the rows when opponent >= 0
   double score_reward_scale = 0;  // > 0: reward also pays the actor's score-margin change / scale
-};
-
-// A read-only strided view of caller memory (a NumPy vector), read element by element.
-template <class T>
-struct Strided {
-  const char* data = nullptr;
-  int64_t stride = sizeof(T);
-  int size = 0;
-  T operator[](int i) const {
-    T v;
-    std::memcpy(&v, data + int64_t(i) * stride, sizeof(T));
-    return v;
-  }
-};
-
-// Caller-supplied environment ids: int32 or int64 (itemsize 4 or 8), any stride.
-struct IndexSpan {
-  const char* data = nullptr;
-  int64_t stride = 0;
-  int size = 0;
-  int itemsize = 8;
-  int64_t operator[](int i) const {
-    const char* p = data + int64_t(i) * stride;
-    if (itemsize == 4) {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    int64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-  }
 };
 
 class VectorEnv {
@@ -151,7 +117,7 @@ class VectorEnv {
     bool new_state = false;    // set by workers; the caller assigns fresh ids in row order
     bool new_episode = false;
     Rng bot_rng;
-    BotScratch bot_scratch;
+    PlayerScratch bot_scratch;
     // Per player a ring of history + 1 records (one spare slot for the record
     // being written), head = next slot, count = records kept (<= history).
     std::vector<EventRecord> ring;

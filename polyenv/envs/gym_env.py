@@ -11,7 +11,7 @@ obs, reward, terminated, truncated, info = env.step(0)   # 0 = End Turn
 
 The agent plays one seat (``learner_seat``) of a Tribes game simulated by
 :class:`polyenv.GameEnv`; the other seats are played inside ``step`` by the
-``opponent`` (the native ``"random"`` or ``"greedy"`` bot, or a callable
+``opponent`` (the native ``"random"``, ``"greedy"`` or ``"mcts[:simulations]"`` bot, or a callable
 ``f(game) -> action_id``) until it is the learner's turn again or the game is
 over. ``terminated`` is set when the game ends (capital captured, last tribe
 standing, or the turn limit, decided by score); ``truncated`` only by a
@@ -64,6 +64,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import bots
+from .._botspec import is_bot
 from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS,
                       UNIT_TYPES, resolve_tribes)
 from ..flat import FlatEncoder
@@ -89,7 +90,6 @@ _MIN_ACTION_COST = -10          # gathering whales pays 10 stars
 _MAX_FIXED_ACTION_COST = 20     # buildings <= 20, units <= 15, send_stars <= 14
 _CUSTOMS_PER_PORT = 2
 
-_OPPONENT_BOTS = ("random", "greedy")
 _ACTION_MODES = ("global", "rows")
 _INVALID = ("raise", "end_turn", "penalty")
 _INFO_MODES = ("fast", "debug")
@@ -253,8 +253,8 @@ def _choice(value, allowed: tuple[str, ...], name: str) -> str:
 def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, max_actions, level_selection, reward,
                         invalid_action, invalid_action_penalty, info_mode, render_mode, render_modes) -> None:
     """Validates the keyword arguments shared by TribesEnv and TribesVectorEnv (ValueError)."""
-    if opponent is not None and not callable(opponent) and opponent not in _OPPONENT_BOTS:
-        raise ValueError(f"opponent must be 'random', 'greedy', a callable f(game) -> action_id or None, "
+    if opponent is not None and not callable(opponent) and not is_bot(opponent):
+        raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', a callable f(game) -> action_id or None, "
                          f"got {opponent!r}")
     if opponent is None:
         if learner_seat != 0:
@@ -286,7 +286,7 @@ class TribesEnv(gym.Env):
             None or the levels' size.
         players: None (Bardur vs Imperius, or the levels' tribes), an int 2..16
             (``DEFAULT_TRIBES``), or a sequence of tribes (``polyenv.Bardur``, names).
-        opponent: ``"random"``, ``"greedy"`` (native bots), a callable
+        opponent: ``"random"``, ``"greedy"``, ``"mcts"`` / ``"mcts:800"`` (native bots), a callable
             ``f(game: GameEnv) -> action_id`` called for every opponent action
             (it must not modify the game), or None for self-play: the agent plays
             every seat, observations are the player to move's, the reward is for

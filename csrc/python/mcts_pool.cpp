@@ -1,0 +1,227 @@
+// polyenv._core.MctsPool: the native half of polyenv.MctsPool. Every argument
+// and output buffer is checked here with the GIL held (the pool re-checks ids
+// and values before changing anything), then the native call runs with the GIL
+// released.
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "../search/mcts_pool.hpp"
+#include "array_args.hpp"
+#include "bindings.hpp"
+
+namespace polyenv::python {
+
+namespace {
+
+FieldView view_of(const SpecOutputs& out) {
+  FieldView v;
+  v.data = out.data;
+  v.bind(out.specs);
+  return v;
+}
+
+py::object result(const SpecOutputs& out, const py::object& buffers) {
+  return buffers.is_none() ? py::object(out.to_dict()) : py::object(py::none());
+}
+
+// A C-contiguous float32 array of exactly `shape` (the model's output).
+py::array float_matrix(const py::handle& obj, const char* name, std::vector<int64_t> shape) {
+  std::string want = "(";
+  for (size_t i = 0; i < shape.size(); ++i) want += (i ? ", " : "") + std::to_string(shape[i]);
+  want += shape.size() == 1 ? ",)" : ")";
+  if (!py::isinstance<py::array>(obj)) {
+    throw InvalidArgument(std::string(name) + " must be a float32 NumPy array of shape " + want + ", got " +
+                          type_name(obj));
+  }
+  auto a = py::reinterpret_borrow<py::array>(obj);
+  const py::dtype dt = a.dtype();
+  if (dt.kind() != 'f' || dt.itemsize() != 4 || !native_byte_order(dt.byteorder())) {
+    throw InvalidArgument(std::string(name) + " must have dtype float32, got " +
+                          dtype_text(dt.kind(), int(dt.itemsize()), native_byte_order(dt.byteorder())));
+  }
+  bool same = a.ndim() == py::ssize_t(shape.size());
+  for (size_t i = 0; same && i < shape.size(); ++i) same = a.shape(py::ssize_t(i)) == shape[i];
+  if (!same) {
+    std::string got = "(";
+    for (py::ssize_t i = 0; i < a.ndim(); ++i) got += (i ? ", " : "") + std::to_string(a.shape(i));
+    got += a.ndim() == 1 ? ",)" : ")";
+    throw InvalidArgument(std::string(name) + " must have shape " + want + ", got " + got);
+  }
+  if (!(a.flags() & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_)) {
+    throw InvalidArgument(std::string(name) + " must be C-contiguous");
+  }
+  if (!(a.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_)) throw InvalidArgument(std::string(name) + " is not aligned");
+  return a;
+}
+
+std::vector<uint64_t> leaf_id_list(const py::handle& obj) {
+  py::array a = input_vector(obj, "leaf_ids", 'u', 8, 8, "uint64", -1);
+  const Strided<uint64_t> s = strided<uint64_t>(a);
+  std::vector<uint64_t> ids(size_t(s.size));
+  for (int i = 0; i < s.size; ++i) ids[size_t(i)] = s[i];
+  return ids;
+}
+
+py::array_t<int64_t> int_column(const std::vector<TreeStats>& stats, int64_t TreeStats::*field) {
+  auto a = new_array<int64_t>({py::ssize_t(stats.size())});
+  for (size_t i = 0; i < stats.size(); ++i) a.mutable_data()[i] = stats[i].*field;
+  return a;
+}
+
+}  // namespace
+
+void init_mcts_pool(py::module_& m) {
+  py::register_exception<StaleLeaf>(m, "StaleLeafError", PyExc_RuntimeError);
+  py::register_exception<PendingLeaves>(m, "PendingLeavesError", PyExc_RuntimeError);
+  py::register_exception<ActionOverflow>(m, "ActionOverflowError", PyExc_RuntimeError);
+
+  py::class_<MctsPool>(m, "MctsPool", "Native batched PUCT search pool (use polyenv.MctsPool)")
+      .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
+                       bool full_obs, int num_threads, int max_actions, bool require_all, bool auto_reset,
+                       double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
+                       double dirichlet_alpha, double dirichlet_fraction) {
+             if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
+             if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
+             MctsPoolConfig cfg;
+             cfg.num_envs = num_envs;
+             cfg.seed = seed;
+             cfg.game.map_size = map_size;
+             cfg.game.tribes = tribes;
+             cfg.game.mode = GameMode(mode);
+             cfg.game.max_turns = max_turns;
+             cfg.game.full_observability = full_obs;
+             cfg.num_threads = num_threads;
+             cfg.max_actions = max_actions;
+             cfg.require_all_actions = require_all;
+             cfg.auto_reset = auto_reset;
+             cfg.max_pending_leaves = max_pending;
+             cfg.search.c_puct = c_puct;
+             cfg.search.virtual_loss = virtual_loss;
+             cfg.search.max_nodes = max_nodes;
+             cfg.search.max_bytes = max_bytes;
+             cfg.search.dirichlet_alpha = dirichlet_alpha;
+             cfg.search.dirichlet_fraction = dirichlet_fraction;
+             py::gil_scoped_release release;
+             return std::make_unique<MctsPool>(cfg);
+           }),
+           py::arg("num_envs"), py::arg("seed"), py::arg("map_size"), py::arg("tribes"), py::arg("mode"),
+           py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
+           py::arg("require_all_actions"), py::arg("auto_reset"), py::arg("c_puct"), py::arg("max_pending"),
+           py::arg("virtual_loss"), py::arg("max_nodes"), py::arg("max_bytes"), py::arg("dirichlet_alpha"),
+           py::arg("dirichlet_fraction"))
+      .def("batch_spec", [](const MctsPool& p) { return spec_dict(live_specs(p.num_envs(), p.dims())); })
+      .def("leaf_batch_spec", [](const MctsPool& p, int capacity) {
+        if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
+        return spec_dict(leaf_specs(capacity, p.dims()));
+      }, py::arg("max_leaves"))
+      .def("root_policy_spec", [](const MctsPool& p) { return spec_dict(root_specs(p.num_envs(), p.dims())); })
+      .def("reset", [](MctsPool& p, std::optional<uint64_t> seed, const py::object& buffers) {
+        SpecOutputs out(live_specs(p.num_envs(), p.dims()), buffers);
+        const FieldView view = view_of(out);
+        {
+          py::gil_scoped_release release;
+          p.reset(seed ? &*seed : nullptr, view);
+        }
+        return result(out, buffers);
+      }, py::arg("seed"), py::arg("buffers"))
+      .def("step", [](MctsPool& p, const py::object& actions, const py::object& state_ids, const py::object& buffers) {
+        py::array acts = input_vector(actions, "action_ids", 'i', 4, 4, "int32", p.num_envs());
+        std::optional<py::array> sids;
+        if (!state_ids.is_none()) sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", p.num_envs());
+        SpecOutputs out(live_specs(p.num_envs(), p.dims()), buffers);
+        const FieldView view = view_of(out);
+        const Strided<uint64_t> sid_span = sids ? strided<uint64_t>(*sids) : Strided<uint64_t>{};
+        {
+          py::gil_scoped_release release;
+          p.step(strided<int32_t>(acts), sids ? &sid_span : nullptr, view);
+        }
+        return result(out, buffers);
+      }, py::arg("action_ids"), py::arg("state_ids"), py::arg("buffers"))
+      .def("select_leaves", [](MctsPool& p, int capacity, const py::object& buffers) {
+        if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
+        SpecOutputs out(leaf_specs(capacity, p.dims()), buffers);
+        const FieldView view = view_of(out);
+        int count;
+        {
+          py::gil_scoped_release release;
+          count = p.select_leaves(capacity, view);
+        }
+        return py::make_tuple(count, result(out, buffers));
+      }, py::arg("max_leaves"), py::arg("buffers"))
+      .def("expand_and_backup", [](MctsPool& p, const py::object& leaf_ids, const py::object& logits,
+                                   const py::object& values) {
+        const std::vector<uint64_t> ids = leaf_id_list(leaf_ids);
+        const int64_t L = int64_t(ids.size());
+        py::array lg = float_matrix(logits, "policy_logits", {L, p.max_actions()});
+        py::array vs = p.num_players() == 2 ? float_matrix(values, "values", {L})
+                                            : float_matrix(values, "values", {L, p.num_players()});
+        const float* lp = static_cast<const float*>(lg.data());
+        const float* vp = static_cast<const float*>(vs.data());
+        py::gil_scoped_release release;
+        p.expand_and_backup(ids.data(), int(L), lp, vp);
+      }, py::arg("leaf_ids"), py::arg("policy_logits"), py::arg("values"))
+      .def("cancel_leaves", [](MctsPool& p, const py::object& leaf_ids) {
+        const std::vector<uint64_t> ids = leaf_id_list(leaf_ids);
+        py::gil_scoped_release release;
+        p.cancel_leaves(ids.data(), int(ids.size()));
+      }, py::arg("leaf_ids"))
+      .def("abort_search", [](MctsPool& p) {
+        py::gil_scoped_release release;
+        p.abort_search();
+      })
+      .def("root_policy", [](MctsPool& p, double temperature, const py::object& buffers) {
+        SpecOutputs out(root_specs(p.num_envs(), p.dims()), buffers);
+        const FieldView view = view_of(out);
+        {
+          py::gil_scoped_release release;
+          p.root_policy(temperature, view);
+        }
+        return result(out, buffers);
+      }, py::arg("temperature"), py::arg("buffers"))
+      .def("search_stats", [](MctsPool& p) {
+        std::vector<TreeStats> stats;
+        {
+          py::gil_scoped_release release;
+          stats = p.search_stats();
+        }
+        const py::ssize_t B = py::ssize_t(stats.size());
+        auto pending = new_array<int32_t>({B});
+        auto node_hit = new_array<uint8_t>({B});
+        auto byte_hit = new_array<uint8_t>({B});
+        for (py::ssize_t i = 0; i < B; ++i) {
+          pending.mutable_data()[i] = stats[size_t(i)].pending;
+          node_hit.mutable_data()[i] = stats[size_t(i)].node_budget_exhausted;
+          byte_hit.mutable_data()[i] = stats[size_t(i)].byte_budget_exhausted;
+        }
+        py::dict d;
+        d["nodes"] = int_column(stats, &TreeStats::nodes);
+        d["bytes"] = int_column(stats, &TreeStats::bytes);
+        d["pending_leaves"] = pending;
+        d["node_budget_exhausted"] = node_hit;
+        d["byte_budget_exhausted"] = byte_hit;
+        return d;
+      })
+      .def("_timing", &MctsPool::timing, "Cumulative worker ns in selection, leaf encoding, expansion + backup")
+      .def("_leaf_actions", &MctsPool::leaf_actions, py::arg("leaf_id"))
+      .def("_state_digest", [](MctsPool& p) {
+        py::gil_scoped_release release;
+        return p.state_digest();
+      })
+      .def("close", [](MctsPool& p) {
+        py::gil_scoped_release release;
+        p.close();
+      })
+      .def_property_readonly("closed", &MctsPool::closed)
+      .def_property_readonly("num_envs", &MctsPool::num_envs)
+      .def_property_readonly("num_threads", &MctsPool::num_threads)
+      .def_property_readonly("num_players", &MctsPool::num_players)
+      .def_property_readonly("max_actions", &MctsPool::max_actions)
+      .def_property_readonly("action_space_size", &MctsPool::action_space_size)
+      .def_property_readonly("max_pending_leaves", [](const MctsPool& p) { return p.config().max_pending_leaves; })
+      .def_property_readonly("map_size", [](const MctsPool& p) { return p.config().game.map_size; });
+}
+
+}  // namespace polyenv::python

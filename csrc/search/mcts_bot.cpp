@@ -1,0 +1,103 @@
+// mcts_bot.cpp — the native MCTS player and player dispatch (mcts_bot.hpp).
+#include "mcts_bot.hpp"
+
+#include <cmath>
+
+namespace polyenv {
+
+namespace {
+
+// Value scales: a change of `scale` from the root maps to tanh(1) ~ 0.76.
+constexpr double kHeuristicScale = 1000;
+constexpr double kMarginScale = 100;
+
+double raw_value(const GameState& s, MctsEval eval, int player) {
+  return eval == MctsEval::kHeuristic ? bot_evaluation(s, player) : double(score_margin(s, player));
+}
+
+int enumerate(const GameState& s, MctsBotScratch& sc) {
+  if (sc.ids.size() < 1024) sc.ids.resize(1024);
+  int total = legal_actions(s, sc.ids.data(), int(sc.ids.size()), &sc.moves);
+  if (total > int(sc.ids.size())) {
+    sc.ids.resize(size_t(total) * 2);
+    total = legal_actions(s, sc.ids.data(), int(sc.ids.size()), &sc.moves);
+  }
+  return total;
+}
+
+// Payoff vector of a non-terminal leaf, one entry per player.
+void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBotScratch& sc, double* out) {
+  const GameState* at = &s;
+  if (cfg.eval == MctsEval::kRollout) {
+    sc.rollout = s;
+    for (int i = 0; i < cfg.rollout_actions && !sc.rollout.game_over; ++i) {
+      const int n = enumerate(sc.rollout, sc);
+      apply_action(sc.rollout, sc.ids[rng.below(uint32_t(n))]);
+    }
+    at = &sc.rollout;
+    if (at->game_over) {
+      terminal_payoffs(*at, out);
+      return;
+    }
+  }
+  const double scale = cfg.scale > 0 ? cfg.scale : cfg.eval == MctsEval::kHeuristic ? kHeuristicScale : kMarginScale;
+  for (int p = 0; p < s.num_players; ++p) {
+    out[p] = std::tanh((raw_value(*at, cfg.eval, p) - sc.baseline[size_t(p)]) / scale);
+  }
+}
+
+}  // namespace
+
+int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBotScratch& sc) {
+  const int legal = enumerate(s, sc);
+  if (legal == 1) return sc.ids[0];
+  SearchConfig search;
+  search.num_players = s.num_players;
+  search.c_puct = cfg.c_puct;
+  search.virtual_loss = 0;
+  search.max_nodes = 0;
+  search.max_bytes = 0;
+  const uint64_t seed = (uint64_t(rng.next()) << 32) | rng.next();
+  sc.tree.reset(s, seed, search);
+  sc.baseline.resize(size_t(s.num_players));
+  for (int p = 0; p < s.num_players; ++p) sc.baseline[size_t(p)] = raw_value(s, cfg.eval, p);
+  double values[kMaxPlayers];
+  for (int i = 0; i < cfg.simulations; ++i) {
+    const SearchTree::Descent r = sc.tree.descend(sc.path, sc.transient);
+    if (r == SearchTree::Descent::kTerminal) continue;
+    if (r != SearchTree::Descent::kLeaf) break;
+    const GameState& leaf = sc.tree.leaf_state(sc.path, sc.transient);
+    const int n = enumerate(leaf, sc);
+    if (sc.zeros.size() < size_t(n)) sc.zeros.resize(size_t(n), 0.0f);
+    sc.tree.expand(sc.path.leaf, sc.ids.data(), n, sc.zeros.data());
+    leaf_values(leaf, cfg, rng, sc, values);
+    sc.tree.backup(sc.path, values);
+  }
+  const SearchTree& t = sc.tree;
+  if (!t.expanded(0) || t.num_edges(0) == 0) return sc.ids[0];
+  int32_t best = t.first_edge(0);
+  auto mean = [&](int32_t e) { return t.edge_visits(e) ? t.edge_value_sum(e) / t.edge_visits(e) : -2.0; };
+  for (int32_t e = best + 1; e < t.first_edge(0) + t.num_edges(0); ++e) {
+    if (t.edge_visits(e) > t.edge_visits(best) || (t.edge_visits(e) == t.edge_visits(best) && mean(e) > mean(best))) {
+      best = e;
+    }
+  }
+  return t.edge_action(best);
+}
+
+void check_bot_spec(const BotSpec& spec) {
+  if (spec.kind < 0 || spec.kind >= kNumPlayers) throw InvalidArgument("bot code " + std::to_string(spec.kind) + " is unknown");
+  if (spec.kind == kMctsBot && spec.simulations < 1) {
+    throw InvalidArgument("mcts simulations must be >= 1, got " + std::to_string(spec.simulations));
+  }
+}
+
+int32_t player_action(const GameState& s, const BotSpec& spec, Rng& rng, PlayerScratch& scratch) {
+  if (spec.kind != kMctsBot) return bot_action(s, BotKind(spec.kind), rng, scratch.bot);
+  if (!scratch.mcts) scratch.mcts = std::make_unique<MctsBotScratch>();
+  MctsBotConfig cfg;
+  cfg.simulations = spec.simulations;
+  return mcts_bot_action(s, cfg, rng, *scratch.mcts);
+}
+
+}  // namespace polyenv

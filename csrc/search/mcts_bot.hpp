@@ -1,0 +1,69 @@
+// mcts_bot.hpp — the native MCTS player and the player dispatch every bot
+// caller uses ("random", "greedy", "mcts[:simulations]").
+//
+// The MCTS player runs `simulations` PUCT descents on a SearchTree rooted in
+// the position (its chance stream reseeded, so it never sees the game's future
+// draws), with a uniform prior over the legal actions and a native leaf value
+// (MctsEval), and plays the root action with the most visits (ties: the
+// higher mean value, then the lower row). One decision is one action.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../engine/bots.hpp"
+#include "tree.hpp"
+
+namespace polyenv {
+
+enum class MctsEval : int8_t {
+  kHeuristic,  // tanh(greedy evaluation / scale) of the leaf, from each player's seat
+  kMargin,     // tanh(score margin / scale)
+  kRollout,    // kMargin after a short uniformly random rollout
+};
+
+struct MctsBotConfig {
+  int simulations = 200;
+  double c_puct = 2.0;
+  MctsEval eval = MctsEval::kHeuristic;
+  int rollout_actions = 20;
+  double scale = 0;  // value scale; 0: the evaluation's default
+};
+
+// Reused between decisions: no allocation per decision once warm.
+struct MctsBotScratch {
+  SearchTree tree;
+  LeafPath path;
+  GameState transient;
+  GameState rollout;
+  std::vector<int32_t> ids;
+  std::vector<float> zeros;
+  std::vector<double> baseline;  // the root's evaluation per player (values are changes from it)
+  MoveCache moves;
+};
+
+int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBotScratch& scratch);
+
+// A bot as every caller names it: kind plus, for MCTS, its simulation budget.
+inline constexpr int kMctsBot = kNumBots;   // code after the engine's bots
+inline constexpr int kNumPlayers = kNumBots + 1;
+inline constexpr const char* kMctsBotName = "mcts";
+inline constexpr int kDefaultMctsSimulations = 800;
+
+struct BotSpec {
+  int kind = kRandomBot;  // BotKind, or kMctsBot
+  int simulations = kDefaultMctsSimulations;
+};
+
+// Scratch of any player (the MCTS part is allocated on first use).
+struct PlayerScratch {
+  BotScratch bot;
+  std::unique_ptr<MctsBotScratch> mcts;
+};
+
+// Checks a spec (InvalidArgument): a known kind, simulations >= 1.
+void check_bot_spec(const BotSpec& spec);
+int32_t player_action(const GameState& s, const BotSpec& spec, Rng& rng, PlayerScratch& scratch);
+
+}  // namespace polyenv

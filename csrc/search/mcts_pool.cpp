@@ -1,0 +1,620 @@
+// mcts_pool.cpp — MctsPool (mcts_pool.hpp): live games, leaf selection and
+// encoding, expansion and backup, root policies.
+#include "mcts_pool.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <cmath>
+#include <cstring>
+
+#include "../engine/ids.hpp"
+
+namespace polyenv {
+
+namespace {
+
+// A leaf's slot is encoded in the id's low 24 bits (tree * 8 + slot); the
+// rest is the select call's serial, so an id is never reused.
+constexpr int kSlotBits = 24;
+
+MctsPoolConfig checked(const MctsPoolConfig& cfg) {
+  auto fail = [](const std::string& m) { throw InvalidArgument(m); };
+  if (cfg.num_envs < 1 || cfg.num_envs > MctsPool::kMaxEnvs) {
+    fail("num_envs must be in [1, " + std::to_string(MctsPool::kMaxEnvs) + "], got " + std::to_string(cfg.num_envs));
+  }
+  if (cfg.num_threads < 1) fail("num_threads must be >= 1, got " + std::to_string(cfg.num_threads));
+  if (cfg.max_actions < 0) fail("max_actions must be >= 0, got " + std::to_string(cfg.max_actions));
+  const int n = cfg.game.map_size;
+  if (n < kMinMapSize || n > kMaxMapSize) {
+    fail("map_size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
+         std::to_string(kMaxMapSize) + "]");
+  }
+  const int players = int(cfg.game.tribes.size());
+  if (players < 2 || players > kMaxPlayers) {
+    fail("players must name 2 to " + std::to_string(kMaxPlayers) + " tribes, got " + std::to_string(players));
+  }
+  if (cfg.max_pending_leaves < 1 || cfg.max_pending_leaves > MctsPool::kMaxPending) {
+    fail("max_pending_leaves_per_tree must be in [1, 8], got " + std::to_string(cfg.max_pending_leaves));
+  }
+  const SearchConfig& s = cfg.search;
+  if (!(s.c_puct >= 0) || std::isinf(s.c_puct)) fail("c_puct must be finite and >= 0");
+  if (!(s.virtual_loss >= 0) || std::isinf(s.virtual_loss)) fail("virtual_loss must be finite and >= 0");
+  if (s.max_nodes < 0) fail("max_nodes_per_tree must be >= 0 (0: no limit)");
+  if (s.max_bytes < 0) fail("max_tree_bytes must be >= 0 (0: no limit)");
+  if (!(s.dirichlet_alpha >= 0) || std::isinf(s.dirichlet_alpha)) fail("dirichlet_alpha must be None or finite > 0");
+  if (!(s.dirichlet_fraction >= 0 && s.dirichlet_fraction <= 1)) fail("dirichlet_fraction must be in [0, 1]");
+  MctsPoolConfig c = cfg;
+  c.search.num_players = players;
+  c.num_threads = std::min(cfg.num_threads, cfg.num_envs);
+  if (c.max_actions == 0) c.max_actions = ActionSpace(n, players).size();
+  return c;
+}
+
+// CPU time of the calling thread: the timing stats stay meaningful on a loaded machine.
+int64_t now_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t x = a ^ (b * 0x9E3779B97F4A7C15ull);
+  return splitmix64(x);
+}
+
+struct Fnv {
+  uint64_t h = 1469598103934665603ull;
+  void add(const void* p, size_t n) {
+    const auto* c = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
+  }
+  template <class T>
+  void add(const T& v) {
+    add(&v, sizeof(T));
+  }
+};
+
+}  // namespace
+
+MctsPool::MctsPool(const MctsPoolConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.num_threads) {
+  const int B = cfg_.num_envs;
+  action_space_size_ = ActionSpace(cfg_.game.map_size, num_players()).size();
+  base_seed_ = cfg_.seed;
+  games_.resize(size_t(B));
+  for (Game& g : games_) g.slots.resize(size_t(cfg_.max_pending_leaves));
+  errors_.resize(size_t(B));
+  actions_.resize(size_t(B));
+  leaf_offset_.resize(size_t(B));
+  by_tree_.resize(size_t(B));
+  seen_.assign(size_t(B) * kMaxPending, 0);
+  run_games([this](Game& g, int env) {
+    start_episode(g, env);
+    root_tree(g, env);
+  });
+  for (Game& g : games_) {
+    g.episode_id = next_opaque_id();
+    g.state_id = next_opaque_id();
+    g.new_state = g.new_episode = false;
+  }
+}
+
+MctsPool::~MctsPool() { close(); }
+
+void MctsPool::close() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return;
+  closed_ = true;
+  pool_.close();
+}
+
+void MctsPool::check_usable() const {
+  if (closed_) throw std::runtime_error("this MctsPool is closed");
+  if (!broken_.empty()) {
+    throw std::runtime_error("this MctsPool must be reset(): a previous call failed on a worker (" + broken_ + ")");
+  }
+}
+
+// Runs fn(game, env) for every game on the workers; the first failure (lowest
+// env) is rethrown after all finished.
+template <class F>
+void MctsPool::run_games(F&& fn) {
+  const int B = cfg_.num_envs;
+  pool_.run(B, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      try {
+        fn(games_[size_t(i)], i);
+      } catch (...) {
+        errors_[size_t(i)] = std::current_exception();
+      }
+    }
+  });
+  for (int i = 0; i < B; ++i) {
+    if (errors_[size_t(i)]) {
+      std::exception_ptr error = errors_[size_t(i)];
+      for (auto& e : errors_) e = nullptr;
+      std::rethrow_exception(error);
+    }
+  }
+}
+
+void MctsPool::start_episode(Game& g, int env) {
+  const uint64_t seed = base_seed_ + uint64_t(env) + g.episode_index * uint64_t(cfg_.num_envs);
+  new_game(g.state, cfg_.game, seed);
+  g.legal_complete = false;
+  g.observer = g.state.current_player;
+  g.new_state = g.new_episode = true;
+}
+
+void MctsPool::root_tree(Game& g, int env) {
+  // The tree's own chance stream: from the pool seed and the position, never the live game's draws.
+  const uint64_t seed = mix(mix(mix(base_seed_, uint64_t(env)), g.episode_index), uint64_t(g.state.actions_applied));
+  g.tree.reset(g.state, seed, cfg_.search);
+  for (Slot& s : g.slots) s.id = 0;
+  g.pending = 0;
+}
+
+void MctsPool::write_live_row(Game& g, int env, const FieldView& out) {
+  const ActionRows rows =
+      encode_model_row(g.state, g.observer, cfg_.max_actions, false, out.model_row(env), &g.moves);
+  g.legal.assign(out.at<int32_t>(kFActionId, env), out.at<int32_t>(kFActionId, env) + rows.rows);
+  g.legal_complete = !rows.truncated;
+  *out.at<int32_t>(kFLegalCount, env) = rows.rows;
+  *out.at<int32_t>(kFTotalLegalCount, env) = rows.total;
+  *out.at<uint8_t>(kFActionTruncated, env) = rows.truncated ? 1 : 0;
+  *out.at<int32_t>(kLEnvId, env) = env;
+  *out.at<int32_t>(kLToPlay, env) = g.observer;
+  if (rows.truncated && cfg_.require_all_actions) {
+    throw ActionOverflow("env " + std::to_string(env) + " has " + std::to_string(rows.total) +
+                         " legal actions but max_actions is " + std::to_string(cfg_.max_actions) +
+                         " (require_all_actions=True); reset() is required");
+  }
+}
+
+bool MctsPool::accepts(const Game& g, int32_t action) const {
+  if (g.state.game_over || action < 0 || action >= action_space_size_) return false;
+  if (!g.legal_complete) return is_legal(g.state, action);
+  return std::binary_search(g.legal.begin(), g.legal.end(), action);
+}
+
+void MctsPool::reset(const uint64_t* seed, const FieldView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) throw std::runtime_error("this MctsPool is closed");
+  if (seed) base_seed_ = *seed;
+  for (Game& g : games_) g.episode_index = seed ? 0 : g.episode_index + 1;
+  const int P = num_players();
+  try {
+    run_games([&](Game& g, int env) {
+      start_episode(g, env);
+      root_tree(g, env);
+      write_live_row(g, env, out);
+      *out.at<float>(kLReward, env) = 0;
+      *out.at<uint8_t>(kLTerminated, env) = 0;
+      *out.at<uint8_t>(kLActionValid, env) = 0;
+      *out.at<int32_t>(kLWinner, env) = -1;
+      std::fill_n(out.at<float>(kLTerminalValues, env), P, 0.0f);
+    });
+  } catch (const std::exception& e) {
+    broken_ = e.what();
+    throw;
+  }
+  broken_.clear();
+  for (int env = 0; env < cfg_.num_envs; ++env) {
+    Game& g = games_[size_t(env)];
+    g.episode_id = next_opaque_id();
+    g.state_id = next_opaque_id();
+    g.new_state = g.new_episode = false;
+    *out.at<uint64_t>(kLStateId, env) = g.state_id;
+    *out.at<uint64_t>(kLEpisodeId, env) = g.episode_id;
+  }
+}
+
+void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids, const FieldView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  const int B = cfg_.num_envs;
+  if (actions.size != B) {
+    throw InvalidArgument("action_ids has " + std::to_string(actions.size) + " entries, expected " +
+                          std::to_string(B));
+  }
+  if (state_ids && state_ids->size != B) {
+    throw InvalidArgument("state_ids has " + std::to_string(state_ids->size) + " entries, expected " +
+                          std::to_string(B));
+  }
+  for (int i = 0; i < B; ++i) {
+    if (games_[size_t(i)].pending > 0) {
+      throw PendingLeaves("tree " + std::to_string(i) + " has " + std::to_string(games_[size_t(i)].pending) +
+                          " pending leaves: back them up, cancel_leaves() or abort_search() before stepping");
+    }
+  }
+  if (state_ids) {
+    for (int i = 0; i < B; ++i) {
+      const uint64_t given = (*state_ids)[i];
+      if (given != games_[size_t(i)].state_id) {
+        throw StaleState("state id " + std::to_string(given) + " of env " + std::to_string(i) +
+                         " is stale: the live state id is " + std::to_string(games_[size_t(i)].state_id) +
+                         "; no game was stepped");
+      }
+    }
+  }
+  // Copy the inputs before anything is written: they may alias the output buffers.
+  for (int i = 0; i < B; ++i) actions_[size_t(i)] = actions[i];
+  const int P = num_players();
+  try {
+    run_games([&](Game& g, int env) {
+      GameState& s = g.state;
+      const int32_t action = actions_[size_t(env)];
+      const bool valid = accepts(g, action);
+      float reward = 0;
+      uint8_t terminated = 0;
+      int32_t winner = -1;
+      double payoff[kMaxPlayers] = {};
+      if (valid) {
+        const int actor = s.current_player;
+        apply_action(s, action);
+        g.legal_complete = false;
+        g.new_state = true;
+        g.observer = s.current_player;
+        if (s.game_over) {
+          terminated = 1;
+          winner = s.winner;
+          terminal_payoffs(s, payoff);
+          reward = float(payoff[actor]);
+          g.observer = actor;
+          if (cfg_.auto_reset) {
+            g.episode_index++;
+            start_episode(g, env);
+          }
+        }
+        root_tree(g, env);
+      }
+      write_live_row(g, env, out);
+      *out.at<float>(kLReward, env) = reward;
+      *out.at<uint8_t>(kLTerminated, env) = terminated;
+      *out.at<uint8_t>(kLActionValid, env) = valid ? 1 : 0;
+      *out.at<int32_t>(kLWinner, env) = winner;
+      for (int p = 0; p < P; ++p) out.at<float>(kLTerminalValues, env)[p] = float(payoff[p]);
+    });
+  } catch (const std::exception& e) {
+    broken_ = e.what();
+    throw;
+  }
+  for (int env = 0; env < B; ++env) {
+    Game& g = games_[size_t(env)];
+    if (g.new_episode) g.episode_id = next_opaque_id();
+    if (g.new_state) g.state_id = next_opaque_id();
+    g.new_episode = g.new_state = false;
+    *out.at<uint64_t>(kLStateId, env) = g.state_id;
+    *out.at<uint64_t>(kLEpisodeId, env) = g.episode_id;
+  }
+}
+
+// ---- search
+
+void MctsPool::select_in_tree(Game& g) {
+  g.fresh.clear();
+  const int max_descents = 4 * g.quota;
+  const bool check_capacity = cfg_.require_all_actions && cfg_.max_actions < action_space_size_;
+  for (int d = 0; d < max_descents && int(g.fresh.size()) < g.quota; ++d) {
+    int free = 0;
+    while (g.slots[size_t(free)].id != 0) ++free;
+    Slot& slot = g.slots[size_t(free)];
+    const SearchTree::Descent r = g.tree.descend(slot.path, slot.transient);
+    if (r == SearchTree::Descent::kTerminal) continue;
+    if (r != SearchTree::Descent::kLeaf) break;
+    if (check_capacity) {
+      const int total = legal_actions(g.tree.leaf_state(slot.path, slot.transient), nullptr, 0, &g.tree_moves);
+      if (total > cfg_.max_actions) {
+        g.tree.rollback(slot.path);
+        g.overflow = true;
+        g.overflow_message = "a leaf has " + std::to_string(total) + " legal actions but max_actions is " +
+                             std::to_string(cfg_.max_actions) + " (require_all_actions=True)";
+        return;
+      }
+    }
+    slot.id = 1;  // reserved; the caller assigns the real id
+    g.fresh.push_back(int8_t(free));
+    g.pending++;
+  }
+}
+
+int MctsPool::select_leaves(int capacity, const FieldView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
+  const int B = cfg_.num_envs, K = cfg_.max_pending_leaves;
+  // Quotas in tree order: an unexpanded root gives one leaf (its policy must be
+  // known before the tree can fan out), an expanded one up to K in flight.
+  int remaining = capacity;
+  for (int t = 0; t < B; ++t) {
+    Game& g = games_[size_t(t)];
+    g.overflow = false;
+    int q = g.tree.expanded(0) ? K - g.pending : (g.pending == 0 ? 1 : 0);
+    q = std::min(q, remaining);
+    g.quota = q;
+    remaining -= q;
+  }
+  run_games([this](Game& g, int) {
+    g.fresh.clear();
+    if (g.quota == 0) return;
+    const int64_t t0 = now_ns();
+    select_in_tree(g);
+    g.select_ns += now_ns() - t0;
+  });
+  for (int t = 0; t < B; ++t) {
+    if (!games_[size_t(t)].overflow) continue;
+    const std::string message = "tree " + std::to_string(t) + ": " + games_[size_t(t)].overflow_message;
+    for (Game& g : games_) {  // give back every leaf of this call
+      for (int8_t k : g.fresh) {
+        g.tree.rollback(g.slots[size_t(k)].path);
+        g.slots[size_t(k)].id = 0;
+        g.pending--;
+      }
+      g.fresh.clear();
+    }
+    throw ActionOverflow(message + "; no leaf was issued");
+  }
+  ++select_serial_;
+  int rows = 0;
+  for (int t = 0; t < B; ++t) {
+    Game& g = games_[size_t(t)];
+    leaf_offset_[size_t(t)] = rows;
+    for (int8_t k : g.fresh) {
+      g.slots[size_t(k)].id = (select_serial_ << kSlotBits) | uint64_t(t * kMaxPending + k);
+    }
+    rows += int(g.fresh.size());
+  }
+  const int P = num_players();
+  run_games([&](Game& g, int t) {
+    if (g.fresh.empty()) return;
+    const int64_t t0 = now_ns();
+    int row = leaf_offset_[size_t(t)];
+    for (int8_t k : g.fresh) {
+      Slot& slot = g.slots[size_t(k)];
+      const GameState& s = g.tree.leaf_state(slot.path, slot.transient);
+      const ActionRows r =
+          encode_model_row(s, slot.path.actor, cfg_.max_actions, false, out.model_row(row), &g.tree_moves);
+      slot.rows = r.rows;
+      const int32_t* ids = out.at<int32_t>(kFActionId, row);
+      slot.ids.assign(ids, ids + r.rows);
+      *out.at<int32_t>(kFLegalCount, row) = r.rows;
+      *out.at<int32_t>(kFTotalLegalCount, row) = r.total;
+      *out.at<uint8_t>(kFActionTruncated, row) = r.truncated ? 1 : 0;
+      *out.at<uint64_t>(kXLeafId, row) = slot.id;
+      *out.at<int32_t>(kXTreeId, row) = t;
+      *out.at<int32_t>(kXEnvId, row) = t;
+      *out.at<int32_t>(kXToPlay, row) = slot.path.actor;
+      *out.at<int32_t>(kXPlayerCount, row) = P;
+      *out.at<uint64_t>(kXStateId, row) = g.state_id;
+      *out.at<uint64_t>(kXEpisodeId, row) = g.episode_id;
+      ++row;
+    }
+    g.encode_ns += now_ns() - t0;
+  });
+  return rows;
+}
+
+MctsPool::Slot& MctsPool::slot_of(uint64_t id) {
+  const uint64_t low = id & ((uint64_t(1) << kSlotBits) - 1);
+  return games_[size_t(low / kMaxPending)].slots[size_t(low % kMaxPending)];
+}
+
+void MctsPool::check_leaf_ids(const uint64_t* leaf_ids, int count) {
+  if (++seen_stamp_ == 0) {
+    std::fill(seen_.begin(), seen_.end(), 0u);
+    seen_stamp_ = 1;
+  }
+  const uint64_t B = uint64_t(cfg_.num_envs);
+  for (int i = 0; i < count; ++i) {
+    const uint64_t id = leaf_ids[i];
+    const uint64_t low = id & ((uint64_t(1) << kSlotBits) - 1);
+    const uint64_t tree = low / kMaxPending, k = low % kMaxPending;
+    if (id == 0 || tree >= B || k >= uint64_t(cfg_.max_pending_leaves) ||
+        games_[size_t(tree)].slots[size_t(k)].id != id) {
+      throw StaleLeaf("leaf id " + std::to_string(id) + " (row " + std::to_string(i) +
+                      ") is not pending: unknown, already backed up or cancelled, or invalidated by a step or "
+                      "reset; nothing was changed");
+    }
+    if (seen_[size_t(low)] == seen_stamp_) {
+      throw InvalidArgument("leaf id " + std::to_string(id) + " appears twice (row " + std::to_string(i) + ")");
+    }
+    seen_[size_t(low)] = seen_stamp_;
+  }
+}
+
+void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const float* logits, const float* values) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  const int P = num_players(), A = cfg_.max_actions;
+  const int width = P == 2 ? 1 : P;
+  for (int64_t i = 0; i < int64_t(count) * width; ++i) {
+    const float v = values[i];
+    if (!(v >= -1.0f && v <= 1.0f)) {
+      throw InvalidArgument("values must be finite and in [-1, 1]; entry " + std::to_string(i / width) +
+                            (width > 1 ? ", " + std::to_string(i % width) : std::string()) + " is " +
+                            std::to_string(v));
+    }
+  }
+  check_leaf_ids(leaf_ids, count);
+  for (int i = 0; i < count; ++i) {
+    const Slot& slot = slot_of(leaf_ids[i]);
+    const float* row = logits + int64_t(i) * A;
+    for (int j = 0; j < slot.rows; ++j) {
+      if (!std::isfinite(row[j])) {
+        throw InvalidArgument("policy_logits[" + std::to_string(i) + ", " + std::to_string(j) +
+                              "] is not finite (a valid action row of that leaf)");
+      }
+    }
+  }
+  // Group the rows by tree (stable): each tree is updated by one thread in row order.
+  for (auto& v : by_tree_) v.clear();
+  for (int i = 0; i < count; ++i) {
+    const uint64_t low = leaf_ids[i] & ((uint64_t(1) << kSlotBits) - 1);
+    by_tree_[size_t(low / kMaxPending)].push_back(i);
+  }
+  run_games([&](Game& g, int t) {
+    if (by_tree_[size_t(t)].empty()) return;
+    const int64_t t0 = now_ns();
+    for (int32_t i : by_tree_[size_t(t)]) {
+      Slot& slot = g.slots[size_t((leaf_ids[i] & ((uint64_t(1) << kSlotBits) - 1)) % kMaxPending)];
+      double v[kMaxPlayers];
+      if (P == 2) {
+        v[slot.path.actor] = double(values[i]);
+        v[1 - slot.path.actor] = -double(values[i]);
+      } else {
+        for (int p = 0; p < P; ++p) v[p] = double(values[int64_t(i) * P + p]);
+      }
+      if (slot.path.leaf >= 0) g.tree.expand(slot.path.leaf, slot.ids.data(), slot.rows, logits + int64_t(i) * A);
+      g.tree.backup(slot.path, v);
+      slot.id = 0;
+      g.pending--;
+    }
+    g.backup_ns += now_ns() - t0;
+  });
+}
+
+void MctsPool::cancel_leaves(const uint64_t* leaf_ids, int count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  check_leaf_ids(leaf_ids, count);
+  for (int i = 0; i < count; ++i) {
+    const uint64_t low = leaf_ids[i] & ((uint64_t(1) << kSlotBits) - 1);
+    Game& g = games_[size_t(low / kMaxPending)];
+    Slot& slot = g.slots[size_t(low % kMaxPending)];
+    g.tree.rollback(slot.path);
+    slot.id = 0;
+    g.pending--;
+  }
+}
+
+void MctsPool::abort_search() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  for (Game& g : games_) {
+    for (Slot& slot : g.slots) {
+      if (slot.id == 0) continue;
+      g.tree.rollback(slot.path);
+      slot.id = 0;
+    }
+    g.pending = 0;
+  }
+}
+
+void MctsPool::root_policy(double temperature, const FieldView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  if (!(temperature >= 0) || std::isinf(temperature)) {
+    throw InvalidArgument("temperature must be finite and >= 0, got " + std::to_string(temperature));
+  }
+  const int A = cfg_.max_actions, P = num_players();
+  run_games([&](Game& g, int env) {
+    const SearchTree& tree = g.tree;
+    int32_t* ids = out.at<int32_t>(kRActionId, env);
+    uint8_t* mask = out.at<uint8_t>(kRActionMask, env);
+    int32_t* visits = out.at<int32_t>(kRVisitCount, env);
+    float* policy = out.at<float>(kRPolicy, env);
+    // The root's rows: its edges once expanded, else the live row's legal ids (the same list).
+    const bool expanded = tree.expanded(0);
+    const int n = expanded ? tree.num_edges(0) : (g.state.game_over ? 0 : int(g.legal.size()));
+    int32_t total = 0, best = -1;
+    for (int j = 0; j < n; ++j) {
+      const int32_t e = tree.first_edge(0) + j;
+      ids[j] = expanded ? tree.edge_action(e) : g.legal[size_t(j)];
+      mask[j] = 1;
+      visits[j] = expanded ? tree.edge_visits(e) : 0;
+      total += visits[j];
+      if (best < 0 || visits[j] > visits[best]) best = j;
+    }
+    std::fill(ids + n, ids + A, -1);
+    std::fill(mask + n, mask + A, 0);
+    std::fill(visits + n, visits + A, 0);
+    std::fill(policy, policy + A, 0.0f);
+    if (n > 0 && total == 0) {
+      for (int j = 0; j < n; ++j) policy[j] = float(1.0 / n);  // nothing searched yet: uniform
+    } else if (n > 0 && temperature == 0) {
+      policy[best] = 1.0f;
+    } else if (n > 0) {
+      // N^(1/T) relative to the largest count, so small temperatures cannot overflow.
+      double sum = 0;
+      for (int j = 0; j < n; ++j) sum += std::pow(double(visits[j]) / visits[best], 1.0 / temperature);
+      for (int j = 0; j < n; ++j) policy[j] = float(std::pow(double(visits[j]) / visits[best], 1.0 / temperature) / sum);
+    }
+    const int32_t root_visits = tree.node_visits(0);
+    *out.at<float>(kRRootValue, env) = root_visits > 0 ? float(tree.node_value_sum(0) / root_visits) : 0.0f;
+    *out.at<int32_t>(kRRootVisitCount, env) = root_visits;
+    *out.at<int32_t>(kRRootPlayer, env) = tree.node_actor(0);
+    *out.at<int32_t>(kRPlayerCount, env) = P;
+    *out.at<int32_t>(kREnvId, env) = env;
+    *out.at<uint64_t>(kRStateId, env) = g.state_id;
+    *out.at<uint64_t>(kREpisodeId, env) = g.episode_id;
+  });
+}
+
+std::vector<int32_t> MctsPool::leaf_actions(uint64_t leaf_id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  check_leaf_ids(&leaf_id, 1);
+  const uint64_t low = leaf_id & ((uint64_t(1) << kSlotBits) - 1);
+  const Game& g = games_[size_t(low / kMaxPending)];
+  std::vector<int32_t> out;
+  for (int32_t e : g.slots[size_t(low % kMaxPending)].path.edges) out.push_back(g.tree.edge_action(e));
+  return out;
+}
+
+std::vector<TreeStats> MctsPool::search_stats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) throw std::runtime_error("this MctsPool is closed");
+  std::vector<TreeStats> out(games_.size());
+  for (size_t t = 0; t < games_.size(); ++t) {
+    const Game& g = games_[t];
+    out[t] = {g.tree.num_nodes(), g.tree.bytes(), g.pending, g.tree.node_budget_exhausted(),
+              g.tree.byte_budget_exhausted()};
+  }
+  return out;
+}
+
+std::array<int64_t, 3> MctsPool::timing() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::array<int64_t, 3> t{};
+  for (const Game& g : games_) {
+    t[0] += g.select_ns;
+    t[1] += g.encode_ns;
+    t[2] += g.backup_ns;
+  }
+  return t;
+}
+
+uint64_t MctsPool::state_digest() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) throw std::runtime_error("this MctsPool is closed");
+  Fnv h;
+  h.add(base_seed_);
+  h.add(select_serial_);
+  for (const Game& g : games_) {
+    const std::string bytes = serialize(g.state);
+    h.add(bytes.data(), bytes.size());
+    h.add(g.state_id);
+    h.add(g.episode_id);
+    h.add(g.episode_index);
+    h.add(g.pending);
+    const SearchTree& t = g.tree;
+    h.add(t.num_nodes());
+    h.add(t.bytes());
+    for (int32_t n = 0; n < t.num_nodes(); ++n) {
+      h.add(t.node_visits(n));
+      h.add(t.node_value_sum(n));
+      h.add(t.in_flight(n));
+      h.add(t.num_edges(n));
+      for (int32_t e = t.first_edge(n); e < t.first_edge(n) + t.num_edges(n); ++e) {
+        h.add(t.edge_visits(e));
+        h.add(t.edge_child(e));
+        h.add(t.edge_prior(e));
+        h.add(t.edge_value_sum(e));
+        h.add(t.edge_in_flight(e));
+      }
+    }
+    for (const Slot& s : g.slots) h.add(s.id);
+  }
+  return h.h;
+}
+
+}  // namespace polyenv

@@ -1,0 +1,159 @@
+// mcts_pool.hpp — MctsPool: B live games and one PUCT tree per game, searched
+// in batches with the policy/value model outside (seed 002's full-information
+// pool). The calls alternate phases on one worker pool:
+//   select_leaves  -> one dense leaf row per pending evaluation
+//   expand_and_backup(leaf ids, logits, values)
+//   root_policy    -> visit counts and a policy over each root's action rows
+//   step / step_checked -> advance the live games, new roots
+// Every tree is rooted in a copy of its live game (SearchTree::reset), so the
+// tree code does not depend on where a root state comes from.
+//
+// Leaf ids are invalidated by their backup or cancellation and by a step or
+// reset; state ids by a valid step or a reset. Every argument and output
+// buffer is validated before anything changes; protocol errors are the
+// runtime/errors.hpp types. Results are bit-identical for any thread count:
+// work is split per tree / per game, and rows are packed in tree order.
+#pragma once
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "../engine/game.hpp"
+#include "../runtime/buffers.hpp"
+#include "../runtime/errors.hpp"
+#include "../runtime/worker_pool.hpp"
+#include "pool_batch.hpp"
+#include "tree.hpp"
+
+namespace polyenv {
+
+struct MctsPoolConfig {
+  int num_envs = 1;
+  uint64_t seed = 0;
+  GameConfig game;
+  int num_threads = 1;
+  int max_actions = 0;  // 0: the action space size (every legal action fits)
+  bool require_all_actions = true;
+  bool auto_reset = true;
+  int max_pending_leaves = 1;  // 1..8 per tree
+  SearchConfig search;
+};
+
+// Per-tree search statistics (search_stats()).
+struct TreeStats {
+  int64_t nodes = 0;
+  int64_t bytes = 0;
+  int32_t pending = 0;
+  bool node_budget_exhausted = false;
+  bool byte_budget_exhausted = false;
+};
+
+class MctsPool {
+ public:
+  static constexpr int kMaxPending = 8;
+  static constexpr int kMaxEnvs = 1 << 20;  // leaf ids pack tree * 8 + slot into 24 bits
+
+  explicit MctsPool(const MctsPoolConfig& cfg);  // InvalidArgument on a bad config
+  ~MctsPool();
+  MctsPool(const MctsPool&) = delete;
+  MctsPool& operator=(const MctsPool&) = delete;
+
+  const MctsPoolConfig& config() const { return cfg_; }
+  int num_envs() const { return cfg_.num_envs; }
+  int num_players() const { return cfg_.search.num_players; }
+  int max_actions() const { return cfg_.max_actions; }
+  int action_space_size() const { return action_space_size_; }
+  int num_threads() const { return pool_.num_threads(); }
+  PoolDims dims() const { return {cfg_.game.map_size * cfg_.game.map_size, cfg_.max_actions, num_players()}; }
+
+  // Live games. Buffers follow live_specs(B, dims()) and are validated by the caller.
+  void reset(const uint64_t* seed, const FieldView& out);
+  // Applies actions[i] to game i (after checking every state id when given).
+  // Raises PendingLeaves while any leaf is pending.
+  void step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids, const FieldView& out);
+
+  // Selects up to `capacity` new leaves (rows packed in tree order); returns the count.
+  int select_leaves(int capacity, const FieldView& out);
+  // Expands and backs up L leaves: logits [L, A] row-major, values [L] (P = 2,
+  // from the leaf's to_play) or [L, P] (global player order). Validates everything first.
+  void expand_and_backup(const uint64_t* leaf_ids, int count, const float* logits, const float* values);
+  void cancel_leaves(const uint64_t* leaf_ids, int count);
+  void abort_search();
+  // Root rows of every game: visits and the policy N^(1/T) (T = 0: argmax).
+  void root_policy(double temperature, const FieldView& out);
+  std::vector<TreeStats> search_stats();
+  // The action ids from the root to a pending leaf (tests: compare with a reference search).
+  std::vector<int32_t> leaf_actions(uint64_t leaf_id);
+  // Cumulative worker CPU time (ns, summed over threads) in {selection, leaf encoding, expansion + backup}.
+  std::array<int64_t, 3> timing();
+  // A hash of every game, tree and pending leaf (tests: a rejected call changes nothing).
+  uint64_t state_digest();
+
+  void close();
+  bool closed() const { return closed_.load(); }
+
+ private:
+  struct Slot {
+    uint64_t id = 0;   // 0: free
+    LeafPath path;
+    GameState transient;         // the leaf state when the budget refused its node
+    std::vector<int32_t> ids;    // the leaf's action rows (copied when encoded)
+    int32_t rows = 0;
+  };
+  struct Game {
+    GameState state;
+    uint64_t episode_index = 0;
+    uint64_t state_id = 0;
+    uint64_t episode_id = 0;
+    int observer = 0;
+    bool new_state = false;
+    bool new_episode = false;
+    MoveCache moves;
+    std::vector<int32_t> legal;  // ids of the last live row (ascending), for the legality check
+    bool legal_complete = false;
+    // search
+    SearchTree tree;
+    MoveCache tree_moves;
+    std::vector<Slot> slots;
+    int pending = 0;
+    int quota = 0;       // this select call: leaves it may add
+    std::vector<int8_t> fresh;  // slot indices filled by this select call
+    int64_t select_ns = 0;  // thread CPU time in descents (selection, cloning, terminal backups)
+    int64_t encode_ns = 0;  // thread time encoding leaf rows
+    int64_t backup_ns = 0;  // thread time expanding and backing up
+    bool overflow = false;
+    std::string overflow_message;
+  };
+
+  void check_usable() const;
+  void start_episode(Game& g, int env);
+  void root_tree(Game& g, int env);
+  void write_live_row(Game& g, int env, const FieldView& out);
+  bool accepts(const Game& g, int32_t action) const;
+  void select_in_tree(Game& g);
+  Slot& slot_of(uint64_t id);
+  void check_leaf_ids(const uint64_t* leaf_ids, int count);
+  template <class F>
+  void run_games(F&& fn);
+
+  MctsPoolConfig cfg_;
+  int action_space_size_ = 0;
+  uint64_t base_seed_ = 0;
+  uint64_t select_serial_ = 0;
+  std::vector<Game> games_;
+  std::vector<std::exception_ptr> errors_;
+  std::vector<int32_t> actions_;     // step scratch
+  std::vector<int32_t> leaf_offset_;  // select scratch: first row of each tree
+  std::vector<std::vector<int32_t>> by_tree_;  // backup scratch: leaf rows per tree
+  std::vector<uint32_t> seen_;        // duplicate-id check, one stamp per slot
+  uint32_t seen_stamp_ = 0;
+  std::mutex mutex_;
+  std::atomic<bool> closed_{false};
+  std::string broken_;
+  WorkerPool pool_;
+};
+
+}  // namespace polyenv

@@ -1,0 +1,239 @@
+// tree.cpp — SearchTree (tree.hpp): PUCT selection, lazy children, expansion,
+// backup and virtual loss.
+#include "tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace polyenv {
+
+namespace {
+
+// A uniform double in (0, 1): never 0, so logarithms stay finite.
+double open_uniform(Rng& rng) { return (double(rng.next()) + 0.5) * (1.0 / 4294967296.0); }
+
+// Gamma(alpha, 1) by Marsaglia and Tsang (alpha < 1 boosted by U^(1/alpha)).
+double gamma_sample(Rng& rng, double alpha) {
+  if (alpha < 1) return gamma_sample(rng, alpha + 1) * std::pow(open_uniform(rng), 1.0 / alpha);
+  const double d = alpha - 1.0 / 3.0, c = 1.0 / std::sqrt(9 * d);
+  for (;;) {
+    double x, v;
+    do {
+      // Box-Muller normal.
+      x = std::sqrt(-2 * std::log(open_uniform(rng))) * std::cos(6.283185307179586 * open_uniform(rng));
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const double u = open_uniform(rng);
+    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+  }
+}
+
+// Bytes of a state's storage (its vectors' capacities included).
+template <class T>
+int64_t capacity_bytes(const std::vector<T>& v) {
+  return int64_t(v.capacity() * sizeof(T));
+}
+int64_t state_storage_bytes(const GameState& s) {
+  return int64_t(sizeof(GameState)) + capacity_bytes(s.tiles) + capacity_bytes(s.units) + capacity_bytes(s.cities) +
+         capacity_bytes(s.players) + capacity_bytes(s.explored);
+}
+
+}  // namespace
+
+void terminal_payoffs(const GameState& s, double* out) {
+  const int P = s.num_players;
+  for (int p = 0; p < P; ++p) out[p] = 0;
+  if (s.winner < 0) return;
+  for (int p = 0; p < P; ++p) out[p] = p == s.winner ? 1.0 : -1.0 / (P - 1);
+}
+
+void SearchTree::reset(const GameState& root, uint64_t seed, const SearchConfig& cfg) {
+  cfg_ = cfg;
+  for (auto* v : {&parent_, &first_edge_, &num_edges_, &visits_, &vl_, &edge_action_, &edge_child_, &edge_visits_,
+                  &edge_vl_}) {
+    v->clear();
+  }
+  value_.clear();
+  actor_.clear();
+  flags_.clear();
+  edge_prior_.clear();
+  edge_value_.clear();
+  bytes_ = 0;
+  node_budget_hit_ = byte_budget_hit_ = false;
+  if (states_.empty()) states_.emplace_back();
+  states_[0] = root;
+  uint64_t mix = seed;
+  states_[0].rng.seed(splitmix64(mix), 0x5EA7C4);
+  noise_rng_.seed(splitmix64(mix), 0xD1C4);
+  // One node's charge: the root's storage, capacities included (every node reserves the same).
+  state_bytes_ = state_storage_bytes(root);
+  add_node(-1, -1);
+}
+
+int32_t SearchTree::add_node(int32_t parent, int32_t action) {
+  const int32_t node = num_nodes();
+  if (size_t(node) >= states_.size()) states_.emplace_back();
+  GameState& s = states_[size_t(node)];
+  if (parent >= 0) {
+    const GameState& from = states_[size_t(parent)];
+    // Same capacities as the source, so applying actions in this slot never reallocates.
+    if (s.units.capacity() < from.units.capacity()) s.units.reserve(from.units.capacity());
+    if (s.cities.capacity() < from.cities.capacity()) s.cities.reserve(from.cities.capacity());
+    s = from;
+    apply_action(s, action);
+  }
+  parent_.push_back(parent);
+  first_edge_.push_back(0);
+  num_edges_.push_back(0);
+  visits_.push_back(0);
+  vl_.push_back(0);
+  value_.push_back(0);
+  actor_.push_back(s.current_player);
+  flags_.push_back(s.game_over ? kTerminal : 0);
+  bytes_ += node_charge();
+  return node;
+}
+
+bool SearchTree::admit() {
+  if (cfg_.max_nodes > 0 && num_nodes() >= cfg_.max_nodes) {
+    node_budget_hit_ = true;
+    return false;
+  }
+  if (cfg_.max_bytes > 0 && bytes_ + node_charge() > cfg_.max_bytes) {
+    byte_budget_hit_ = true;
+    return false;
+  }
+  return true;
+}
+
+int32_t SearchTree::select_edge(int32_t node) const {
+  const int32_t first = first_edge_[size_t(node)], n = num_edges_[size_t(node)];
+  const double sqrt_total = std::sqrt(double(visits_[size_t(node)] + vl_[size_t(node)]));
+  int32_t best = first;
+  double best_score = 0;
+  for (int32_t e = first; e < first + n; ++e) {
+    const int32_t inflight = edge_vl_[size_t(e)];
+    const int32_t count = edge_visits_[size_t(e)] + inflight;
+    const double q = count > 0 ? (edge_value_[size_t(e)] - cfg_.virtual_loss * inflight) / count : 0.0;
+    const double u = cfg_.c_puct * double(edge_prior_[size_t(e)]) * sqrt_total / (1 + count);
+    const double score = q + u;
+    if (e == first || score > best_score) {
+      best = e;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+void SearchTree::add_virtual_loss(const LeafPath& path, int delta) {
+  for (size_t i = 0; i < path.edges.size(); ++i) {
+    vl_[size_t(path.nodes[i])] += delta;
+    edge_vl_[size_t(path.edges[i])] += delta;
+  }
+}
+
+SearchTree::Descent SearchTree::descend(LeafPath& path, GameState& transient) {
+  path.clear();
+  if (flags_[0] & kTerminal) return Descent::kDone;
+  int32_t node = 0;
+  for (;;) {
+    const uint8_t flags = flags_[size_t(node)];
+    if (flags & kTerminal) {
+      path.leaf = node;
+      path.actor = actor_[size_t(node)];
+      double values[kMaxPlayers];
+      terminal_payoffs(states_[size_t(node)], values);
+      add_virtual_loss(path, 1);  // backup() removes it again
+      backup(path, values);
+      return Descent::kTerminal;
+    }
+    if (!(flags & kExpanded)) {
+      if (flags & kInFlight) return Descent::kCollision;
+      flags_[size_t(node)] |= kInFlight;
+      path.leaf = node;
+      path.actor = actor_[size_t(node)];
+      add_virtual_loss(path, 1);
+      return Descent::kLeaf;
+    }
+    const int32_t e = select_edge(node);
+    path.nodes.push_back(node);
+    path.edges.push_back(e);
+    int32_t child = edge_child_[size_t(e)];
+    if (child < 0) {
+      if (!admit()) {
+        // Budget reached: evaluate the edge without keeping its node.
+        transient = states_[size_t(node)];
+        apply_action(transient, edge_action_[size_t(e)]);
+        path.leaf = -1;
+        path.actor = transient.current_player;
+        add_virtual_loss(path, 1);
+        if (transient.game_over) {
+          double values[kMaxPlayers];
+          terminal_payoffs(transient, values);
+          backup(path, values);
+          return Descent::kTerminal;
+        }
+        return Descent::kLeaf;
+      }
+      child = add_node(node, edge_action_[size_t(e)]);
+      edge_child_[size_t(e)] = child;
+    }
+    node = child;
+  }
+}
+
+void SearchTree::expand(int32_t node, const int32_t* ids, int n, const float* logits) {
+  const int32_t first = int32_t(edge_action_.size());
+  first_edge_[size_t(node)] = first;
+  num_edges_[size_t(node)] = n;
+  flags_[size_t(node)] |= kExpanded;
+  double top = -INFINITY;
+  for (int i = 0; i < n; ++i) top = std::max(top, double(logits[i]));
+  double sum = 0;
+  for (int i = 0; i < n; ++i) sum += std::exp(double(logits[i]) - top);
+  // Root noise: Dirichlet(alpha) as normalised Gamma draws, mixed into the priors.
+  const bool noise = node == 0 && cfg_.dirichlet_alpha > 0 && n > 0;
+  thread_local std::vector<double> draws;
+  double noise_sum = 0;
+  if (noise) {
+    draws.resize(size_t(n));
+    for (int i = 0; i < n; ++i) noise_sum += draws[size_t(i)] = gamma_sample(noise_rng_, cfg_.dirichlet_alpha);
+  }
+  for (int i = 0; i < n; ++i) {
+    double prior = std::exp(double(logits[i]) - top) / sum;
+    if (noise) prior = (1 - cfg_.dirichlet_fraction) * prior + cfg_.dirichlet_fraction * draws[size_t(i)] / noise_sum;
+    edge_action_.push_back(ids[i]);
+    edge_child_.push_back(-1);
+    edge_visits_.push_back(0);
+    edge_vl_.push_back(0);
+    edge_value_.push_back(0);
+    edge_prior_.push_back(float(prior));
+  }
+  bytes_ += int64_t(n) * kEdgeBytes;
+}
+
+void SearchTree::backup(const LeafPath& path, const double* values) {
+  for (size_t i = 0; i < path.edges.size(); ++i) {
+    const int32_t n = path.nodes[i], e = path.edges[i];
+    const double v = values[actor_[size_t(n)]];
+    vl_[size_t(n)] -= 1;
+    edge_vl_[size_t(e)] -= 1;
+    visits_[size_t(n)] += 1;
+    value_[size_t(n)] += v;
+    edge_visits_[size_t(e)] += 1;
+    edge_value_[size_t(e)] += v;
+  }
+  if (path.leaf >= 0) {
+    flags_[size_t(path.leaf)] &= uint8_t(~kInFlight);
+    visits_[size_t(path.leaf)] += 1;
+    value_[size_t(path.leaf)] += values[actor_[size_t(path.leaf)]];
+  }
+}
+
+void SearchTree::rollback(const LeafPath& path) {
+  add_virtual_loss(path, -1);
+  if (path.leaf >= 0) flags_[size_t(path.leaf)] &= uint8_t(~kInFlight);
+}
+
+}  // namespace polyenv

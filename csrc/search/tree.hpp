@@ -1,0 +1,140 @@
+// tree.hpp — SearchTree: one PUCT search tree over GameState values.
+//
+// Storage is struct-of-arrays per tree: node i and edge j are indices into
+// flat vectors (node 0 is the root), so the tree holds no heap object per node
+// besides the node's GameState, whose slot is reused by the next search.
+// Children are lazy: an edge gets a child node (a copy of its parent's state
+// with the edge's action applied) only when PUCT selects it.
+//
+// Statistics. Edge j of node n keeps N_j visits, W_j (sum of backed-up values
+// for n's actor), VL_j in-flight paths and a float32 prior P_j. PUCT picks the
+// first edge maximising
+//     Q_j + c_puct * P_j * sqrt(N_n + VL_n) / (1 + N_j + VL_j),
+//     Q_j = (W_j - virtual_loss * VL_j) / (N_j + VL_j)   (0 when N_j + VL_j = 0)
+// where N_n counts the backups through n (its own evaluation included) and VL_n
+// the in-flight paths through it. A backup adds, at every node on the path,
+// the component of the payoff vector that belongs to that node's actor:
+// two-player zero-sum values enter as (v, -v) from the leaf actor's seat, so
+// the sign flips exactly where the actor changes (a turn is many actions by one
+// player); with more players this is Maxⁿ.
+//
+// Budgets. A tree admits a node only while it has fewer than max_nodes nodes
+// and its accounted bytes plus one node's charge fit in max_bytes (0 disables
+// either); otherwise the corresponding exhausted flag is set and the selected
+// edge is evaluated as a transient leaf (its state is built for the model row,
+// backed up, and not kept). Edges are always stored when a node is expanded.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "../engine/game.hpp"
+
+namespace polyenv {
+
+struct SearchConfig {
+  int num_players = 2;
+  double c_puct = 1.5;
+  double virtual_loss = 1.0;
+  int64_t max_nodes = 20000;        // 0: no node budget
+  int64_t max_bytes = 512ll << 20;  // 0: no byte budget
+  double dirichlet_alpha = 0;       // > 0: root prior noise
+  double dirichlet_fraction = 0.25;
+};
+
+// The payoff vector of a finished game: the winner +1, every other player
+// -1 / (P - 1); all zero when the game ended without a winner.
+void terminal_payoffs(const GameState& s, double* out);
+
+// One selection: the edges from the root to the leaf and the node each leaves.
+struct LeafPath {
+  std::vector<int32_t> nodes;  // nodes[i] is the parent of edges[i]
+  std::vector<int32_t> edges;
+  int32_t leaf = -1;           // the leaf node, or -1 for a transient leaf
+  int32_t actor = 0;           // the player to move at the leaf
+  void clear() {
+    nodes.clear();
+    edges.clear();
+    leaf = -1;
+    actor = 0;
+  }
+};
+
+class SearchTree {
+ public:
+  enum class Descent : int8_t {
+    kLeaf,       // an unevaluated leaf (virtual loss applied along the path)
+    kTerminal,   // reached a finished game: its payoffs are already backed up
+    kCollision,  // reached a leaf that is already being evaluated: nothing changed
+    kDone,       // the root itself is a finished game: nothing to search
+  };
+
+  // Starts a new search from `root` (copied). The copy's random stream is
+  // reseeded from `seed` so chance events inside the tree never reveal the
+  // live game's future draws. Keeps the storage of earlier searches.
+  void reset(const GameState& root, uint64_t seed, const SearchConfig& cfg);
+
+  // One PUCT descent from the root. For kLeaf the leaf state is leaf_state(path, transient).
+  Descent descend(LeafPath& path, GameState& transient);
+  const GameState& leaf_state(const LeafPath& path, const GameState& transient) const {
+    return path.leaf >= 0 ? states_[size_t(path.leaf)] : transient;
+  }
+
+  // Gives the in-flight leaf node `node` one edge per action id (rows in the
+  // order listed) with priors softmax(logits[0..n)); at the root, Dirichlet
+  // noise is mixed in when configured. Then call backup().
+  void expand(int32_t node, const int32_t* ids, int n, const float* logits);
+  // Removes the path's virtual loss and adds the payoff vector `values` (P entries).
+  void backup(const LeafPath& path, const double* values);
+  // Removes the path's virtual loss only: the leaf can be selected again.
+  void rollback(const LeafPath& path);
+
+  // ---- inspection
+  int32_t num_nodes() const { return int32_t(parent_.size()); }
+  int64_t bytes() const { return bytes_; }
+  bool node_budget_exhausted() const { return node_budget_hit_; }
+  bool byte_budget_exhausted() const { return byte_budget_hit_; }
+  const GameState& root_state() const { return states_[0]; }
+  bool expanded(int32_t node) const { return flags_[size_t(node)] & kExpanded; }
+  int32_t first_edge(int32_t node) const { return first_edge_[size_t(node)]; }
+  int32_t num_edges(int32_t node) const { return num_edges_[size_t(node)]; }
+  int32_t node_visits(int32_t node) const { return visits_[size_t(node)]; }
+  double node_value_sum(int32_t node) const { return value_[size_t(node)]; }
+  int32_t node_actor(int32_t node) const { return actor_[size_t(node)]; }
+  int32_t edge_action(int32_t e) const { return edge_action_[size_t(e)]; }
+  int32_t edge_visits(int32_t e) const { return edge_visits_[size_t(e)]; }
+  int32_t edge_child(int32_t e) const { return edge_child_[size_t(e)]; }
+  float edge_prior(int32_t e) const { return edge_prior_[size_t(e)]; }
+  double edge_value_sum(int32_t e) const { return edge_value_[size_t(e)]; }
+  int32_t edge_in_flight(int32_t e) const { return edge_vl_[size_t(e)]; }
+  int32_t in_flight(int32_t node) const { return vl_[size_t(node)]; }
+  // Accounted bytes of one node (without edges) and of one edge.
+  int64_t node_charge() const { return kNodeBytes + state_bytes_; }
+  static constexpr int64_t kEdgeBytes = 4 + 4 + 4 + 4 + 4 + 8;
+  static constexpr int64_t kNodeBytes = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 1;
+
+ private:
+  enum Flag : uint8_t { kExpanded = 1, kTerminal = 2, kInFlight = 4 };
+  int32_t select_edge(int32_t node) const;
+  bool admit();
+  int32_t add_node(int32_t parent, int32_t action);
+  void add_virtual_loss(const LeafPath& path, int delta);
+
+  SearchConfig cfg_;
+  // nodes
+  std::vector<int32_t> parent_, first_edge_, num_edges_, visits_, vl_;
+  std::vector<double> value_;  // sum of backed-up values for the node's actor
+  std::vector<int8_t> actor_;
+  std::vector<uint8_t> flags_;
+  std::vector<GameState> states_;  // by node; slots outlive a search (no reallocation once warm)
+  // edges
+  std::vector<int32_t> edge_action_, edge_child_, edge_visits_, edge_vl_;
+  std::vector<float> edge_prior_;
+  std::vector<double> edge_value_;
+  Rng noise_rng_;
+  int64_t state_bytes_ = 0;
+  int64_t bytes_ = 0;
+  bool node_budget_hit_ = false;
+  bool byte_budget_hit_ = false;
+};
+
+}  // namespace polyenv

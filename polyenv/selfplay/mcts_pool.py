@@ -1,0 +1,249 @@
+"""MctsPool: native batched PUCT search over many live games (seed 002's full-information pool).
+
+The pool owns ``num_envs`` live games and one search tree per game in C++;
+the policy/value model lives outside (any framework). One search round is::
+
+    leaves = pool.select_leaves()                       # dense leaf batch
+    logits, values = model(leaves)                      # [L, max_actions], [L] or [L, P]
+    pool.expand_and_backup(leaves["leaf_id"], logits, values)
+
+then ``pool.root_policy(temperature)`` gives visit counts and a policy over
+each root's action rows and ``pool.step_checked(actions, root["state_id"])``
+advances the games. See ``docs/mcts_pool.md`` for every key and error.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .. import _core
+from .. import _validate as _v
+from .._names import mode_code, tribe_code
+from ..vector_env import _actions, _state_ids
+
+__all__ = ["MctsPool", "StaleLeafError", "PendingLeavesError", "ActionOverflowError"]
+
+#: A leaf id that is not pending (unknown, consumed, or invalidated by a step / reset).
+StaleLeafError = _core.StaleLeafError
+#: step() / step_checked() while leaves are pending evaluation.
+PendingLeavesError = _core.PendingLeavesError
+#: require_all_actions=True and a position has more legal actions than max_actions.
+ActionOverflowError = _core.ActionOverflowError
+
+_MIB = 1024 * 1024
+
+
+def _spec(native: Mapping) -> dict:
+    return {name: {"shape": tuple(shape), "dtype": np.dtype(dtype)} for name, (shape, dtype) in native.items()}
+
+
+def _float(value, name: str, low: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or value < low:
+        raise ValueError(f"{name} must be finite and >= {low}, got {value!r}")
+    return value
+
+
+class MctsPool:
+    """Many live Tribes games, each with a native PUCT search tree, driven in dense batches.
+
+    Args:
+        num_envs: B, live games (and trees).
+        seed: episode k of game i is ``GameEnv(seed=seed + i + k * B)`` (as VectorGameEnv).
+        map_size, players, mode, max_turns, full_observability: the game (as VectorGameEnv).
+            The search reads the authoritative state: exact with ``full_observability=True``.
+        num_threads: worker threads (caller included); None: one per core, at most B.
+        max_actions: action-row capacity A of every batch; 0 derives ``action_space_size``
+            (every legal action always fits).
+        require_all_actions: True: a position with more than A legal actions raises
+            ActionOverflowError, never truncates; False: deterministic truncation keeping
+            End Turn, flagged by ``action_truncated``.
+        auto_reset: a finished game starts its next episode inside the ending step.
+        c_puct: exploration constant of PUCT.
+        max_pending_leaves_per_tree: 1--8 leaves in flight per tree (virtual loss spreads them).
+        virtual_loss: value subtracted per in-flight path in Q.
+        max_nodes_per_tree: node admission budget (0: none).
+        max_tree_bytes: accounted-bytes admission budget (0: none).
+        dirichlet_alpha: None, or the Dirichlet noise mixed into root priors.
+        dirichlet_fraction: weight of that noise.
+    """
+
+    def __init__(self, num_envs: int, seed: int = 0, map_size: int = 11, players: Sequence = (2, 1),
+                 num_threads: int | None = None, max_actions: int = 0, require_all_actions: bool = True,
+                 auto_reset: bool = True, c_puct: float = 1.5, max_pending_leaves_per_tree: int = 1,
+                 virtual_loss: float = 1.0, max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
+                 dirichlet_alpha: float | None = None, dirichlet_fraction: float = 0.25,
+                 full_observability: bool = True, mode: str = "capitals", max_turns: int | None = None):
+        num_envs = _v.integer(num_envs, "num_envs", 1)
+        seed = _v.seed(seed)
+        map_size = _v.integer(map_size, "map_size", 1)
+        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+            raise ValueError("players must be a sequence of tribes")
+        tribes = [tribe_code(p) for p in players]
+        if not 2 <= len(tribes) <= 16:
+            raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
+        threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
+        if threads is None:
+            threads = max(1, min(os.cpu_count() or 1, num_envs))
+        max_actions = _v.integer(max_actions, "max_actions", 0)
+        pending = _v.integer(max_pending_leaves_per_tree, "max_pending_leaves_per_tree", 1)
+        if pending > 8:
+            raise ValueError(f"max_pending_leaves_per_tree must be in [1, 8], got {pending}")
+        max_nodes = _v.integer(max_nodes_per_tree, "max_nodes_per_tree", 0)
+        max_bytes = _v.integer(max_tree_bytes, "max_tree_bytes", 0)
+        alpha = 0.0
+        if dirichlet_alpha is not None:
+            alpha = _float(dirichlet_alpha, "dirichlet_alpha")
+            if alpha <= 0:
+                raise ValueError("dirichlet_alpha must be None or > 0")
+        fraction = _float(dirichlet_fraction, "dirichlet_fraction")
+        if fraction > 1:
+            raise ValueError(f"dirichlet_fraction must be in [0, 1], got {fraction}")
+        self._native = _core.MctsPool(
+            num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), bool(full_observability),
+            threads, max_actions, bool(require_all_actions), bool(auto_reset), _float(c_puct, "c_puct"), pending,
+            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha, fraction)
+        self._require_all = bool(require_all_actions)
+        self._auto_reset = bool(auto_reset)
+
+    # ------------------------------------------------------------------ properties
+    num_envs = property(lambda self: self._native.num_envs, doc="B, live games and trees.")
+    num_threads = property(lambda self: self._native.num_threads, doc="Threads per call, the caller included.")
+    player_count = property(lambda self: self._native.num_players, doc="P, players per game (fixed).")
+    num_players = player_count
+    map_size = property(lambda self: self._native.map_size, doc="Board side N.")
+    max_actions = property(lambda self: self._native.max_actions, doc="A, action rows of every batch.")
+    action_space_size = property(lambda self: self._native.action_space_size, doc="Number of stable action ids.")
+    max_pending_leaves_per_tree = property(lambda self: self._native.max_pending_leaves,
+                                           doc="Leaves in flight per tree (1--8).")
+    require_all_actions = property(lambda self: self._require_all, doc="True: overflow raises, never truncates.")
+    auto_reset = property(lambda self: self._auto_reset, doc="True when games reset inside the ending step.")
+    closed = property(lambda self: self._native.closed, doc="True after close().")
+
+    # ------------------------------------------------------------------ lifecycle
+    def close(self) -> None:
+        """Joins the worker threads. Idempotent; every later call raises RuntimeError."""
+        self._native.close()
+
+    def __enter__(self) -> "MctsPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._native.closed:
+            raise RuntimeError("this MctsPool is closed")
+
+    # ------------------------------------------------------------------ specs
+    def batch_spec(self) -> dict:
+        """``{key: {"shape", "dtype"}}`` of the live batch (reset / step), in batch order."""
+        self._check_open()
+        return _spec(self._native.batch_spec())
+
+    def leaf_batch_spec(self, max_leaves: int | None = None) -> dict:
+        """The leaf batch for a capacity of ``max_leaves`` rows (default B * max_pending_leaves_per_tree)."""
+        self._check_open()
+        return _spec(self._native.leaf_batch_spec(self._capacity(max_leaves)))
+
+    def root_policy_spec(self) -> dict:
+        """The root policy batch (root_policy / root_policy_into)."""
+        self._check_open()
+        return _spec(self._native.root_policy_spec())
+
+    def _capacity(self, max_leaves) -> int:
+        if max_leaves is None:
+            return self.num_envs * self.max_pending_leaves_per_tree
+        return _v.integer(max_leaves, "max_leaves", 0)
+
+    # ------------------------------------------------------------------ live games
+    def reset(self, seed: int | None = None) -> dict:
+        """Starts a new episode in every game (new roots, pending leaves dropped); returns the live batch."""
+        self._check_open()
+        return self._native.reset(None if seed is None else _v.seed(seed), None)
+
+    def reset_into(self, buffers: dict, seed: int | None = None) -> None:
+        """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
+        self._check_open()
+        self._native.reset(None if seed is None else _v.seed(seed), buffers)
+
+    def step(self, action_ids) -> dict:
+        """Applies one action per game (int [B]); illegal ids give ``action_valid=0`` and change nothing.
+
+        Raises PendingLeavesError while leaves are pending (cancel or back them up first).
+        """
+        self._check_open()
+        return self._native.step(_actions(action_ids), None, None)
+
+    def step_checked(self, action_ids, state_ids) -> dict:
+        """``step`` after checking every game's ``state_ids`` entry is its live state id (else StaleStateError)."""
+        self._check_open()
+        return self._native.step(_actions(action_ids), _state_ids(state_ids), None)
+
+    def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
+        """``step_checked`` writing into ``buffers``: int32 [B] actions and uint64 [B] state ids (copied
+        before the batch is written, so they may view ``buffers``)."""
+        self._check_open()
+        self._native.step(action_ids, state_ids, buffers)
+
+    # ------------------------------------------------------------------ search
+    def select_leaves(self, max_leaves: int | None = None) -> dict:
+        """Selects new leaves (at most ``max_leaves``, default B * pending) and returns their batch.
+
+        Rows are packed in tree order; an unexpanded root gives one leaf, an
+        expanded tree up to ``max_pending_leaves_per_tree`` in flight.
+        """
+        self._check_open()
+        count, batch = self._native.select_leaves(self._capacity(max_leaves), None)
+        return {key: value[:count] for key, value in batch.items()}
+
+    def select_leaves_into(self, buffers: dict, max_leaves: int | None = None) -> int:
+        """``select_leaves`` into ``buffers`` (exactly ``leaf_batch_spec(max_leaves)``); returns the
+        valid prefix length (the tail is not cleared)."""
+        self._check_open()
+        count, _ = self._native.select_leaves(self._capacity(max_leaves), buffers)
+        return count
+
+    def expand_and_backup(self, leaf_ids, policy_logits, values) -> None:
+        """Expands each leaf with softmax(policy_logits) over its action rows and backs up its value.
+
+        ``leaf_ids`` uint64 [L]; ``policy_logits`` float32 [L, max_actions] (by padded row;
+        only a leaf's valid rows are read and must be finite); ``values`` float32 in [-1, 1],
+        [L] from the leaf's ``to_play`` when P = 2, else [L, P] in global player order.
+        """
+        self._check_open()
+        self._native.expand_and_backup(leaf_ids, policy_logits, values)
+
+    def cancel_leaves(self, leaf_ids) -> None:
+        """Drops pending leaves (their virtual loss is rolled back; completed work is kept)."""
+        self._check_open()
+        self._native.cancel_leaves(leaf_ids)
+
+    def abort_search(self) -> None:
+        """Cancels every pending leaf of every tree."""
+        self._check_open()
+        self._native.abort_search()
+
+    def root_policy(self, temperature: float = 1.0) -> dict:
+        """Per game: root action rows, visit counts, policy ∝ N^(1/T) (T = 0: argmax), root value."""
+        self._check_open()
+        return self._native.root_policy(_float(temperature, "temperature"), None)
+
+    def root_policy_into(self, buffers: dict, temperature: float = 1.0) -> None:
+        """``root_policy`` into ``buffers`` (exactly ``root_policy_spec()``)."""
+        self._check_open()
+        self._native.root_policy(_float(temperature, "temperature"), buffers)
+
+    def search_stats(self) -> dict:
+        """Per tree: ``nodes``, ``bytes`` (accounted), ``pending_leaves`` and the two budget flags."""
+        self._check_open()
+        return self._native.search_stats()
+
+    def __repr__(self) -> str:
+        return (f"MctsPool(num_envs={self.num_envs}, players={self.player_count}, max_actions={self.max_actions}, "
+                f"num_threads={self.num_threads}{', closed' if self.closed else ''})")
