@@ -191,8 +191,6 @@ class VectorGameEnv:
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise ValueError("players must be a sequence of tribes")
         tribes = [tribe_code(p) for p in players]
-        if not 2 <= len(tribes) <= 16:
-            raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
         threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
         if threads is None:
             threads = max(1, min(os.cpu_count() or 1, num_envs))

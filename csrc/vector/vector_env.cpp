@@ -25,9 +25,7 @@ VectorConfig checked(const VectorConfig& cfg) {
          std::to_string(kMaxMapSize) + "]");
   }
   const int players = int(cfg.game.tribes.size());
-  if (players < 1 || players > kMaxPlayers) {
-    fail("players must name 1 to " + std::to_string(kMaxPlayers) + " tribes, got " + std::to_string(players));
-  }
+  check_player_count(players);
   const uint32_t all = players >= 32 ? ~0u : (1u << players) - 1u;
   if (cfg.opponent < 0) {
     if (cfg.opponent != -1 || cfg.learner_seats != 0) fail("learner_seats needs an opponent");
