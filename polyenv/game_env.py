@@ -240,14 +240,14 @@ class GameEnv:
         return self._game.encode_action(block, src, tgt, a, amount)
 
     def _level_up_option(self, arg) -> int:
-        if _v.is_integer(arg) and arg in (0, 1):
-            return int(arg)
+        if _v.is_integer(arg):
+            return _v.integer(arg, "level_up arg", 0, 1)
         if isinstance(arg, str):
             pending = self.pending_level_up
             if pending is not None and arg in pending[1:]:
                 return pending[1:].index(arg)
             raise ValueError(f"{arg!r} is not one of the pending level-up rewards {pending}")
-        raise ValueError("level_up needs arg = 0, 1 or a pending reward name")
+        raise _v.ArgumentTypeError(f"level_up needs arg = 0, 1 or a pending reward name, got {arg!r}")
 
     def describe_action(self, action_id: int) -> str:
         """A human-readable description of an action id in the current position."""

@@ -85,7 +85,7 @@ class TribesVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, map_size: int | None = None, players=None, opponent="random",
                  learner_seat=0, mode: str = "capitals", max_turns: int | None = None, action_mode: str = "global",
                  max_actions: int = 512, levels=None, level_selection: str = "round_robin", reward: str = "terminal",
-                 invalid_action: str = "raise", invalid_action_penalty: float = -0.1, info_mode: str = "fast",
+                 invalid_action: str = "end_turn", invalid_action_penalty: float = -0.1, info_mode: str = "fast",
                  render_mode: str | None = None, full_observability: bool = False, num_threads: int | None = None,
                  copy: bool = True, max_episode_steps: int | None = None, seed: int | None = None):
         unsupported = {
