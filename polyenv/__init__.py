@@ -20,6 +20,7 @@ from ._names import (
     ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, TRIBES, UNIT_STATUSES,
     UNIT_TYPES,
 )
+from ._validate import ArgumentTypeError
 from .game_env import GameEnv
 from .vector_env import StaleStateError, VectorGameEnv
 from . import bots  # noqa: E402  (built-in bots: polyenv.bots.play(game, "greedy"))
@@ -38,7 +39,7 @@ UNIT_STATS: dict = _core.UNIT_STATS
 __version__ = "0.1.0"
 
 __all__ = [
-    "GameEnv", "bots", "VectorGameEnv", "StaleStateError",
+    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "ArgumentTypeError",
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",
