@@ -41,6 +41,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import _core
+from .. import _validate as _v
 from ..envs.gym_env import check_common_kwargs, observation_space, resolve_tribes
 from ..game_env import GameEnv
 from ..vector_env import VectorGameEnv
@@ -114,13 +115,13 @@ class TribesVectorEnv(VectorEnv):
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
         self.max_actions, self.reward_mode, self.info_mode = int(max_actions), reward, info_mode
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
-        self.render_mode, self.copy = render_mode, bool(copy)
+        self.render_mode, self.copy = render_mode, _v.boolean(copy, "copy")
         self.map_size, self.num_players = probe.map_size, P
         self.action_space_size = probe.action_space_size
         self.action_space_fingerprint = probe.action_space_fingerprint
         self.turn_limit = probe.turn_limit
         self._native = VectorGameEnv(
-            num_envs=self.num_envs, seed=int(seed), map_size=probe.map_size, players=tribes, num_threads=num_threads,
+            num_envs=self.num_envs, seed=seed, map_size=probe.map_size, players=tribes, num_threads=num_threads,
             max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
