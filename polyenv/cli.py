@@ -182,8 +182,12 @@ def _cmd_play(args) -> int:
         record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
                       action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
                       result=dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn))
-        with open(args.save, "w", encoding="utf-8") as f:
-            json.dump(record, f)
+        try:  # the folder was checked before the game; a later failure is still one line
+            with open(args.save, "w", encoding="utf-8") as f:
+                json.dump(record, f)
+        except OSError as e:
+            print(f"polyenv play: error: cannot write {args.save}: {e.strerror}", file=sys.stderr)
+            return 1
         print(f"saved {len(actions)} actions to {args.save}", file=out)
     return 0
 
