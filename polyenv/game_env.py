@@ -69,6 +69,8 @@ class GameEnv:
         if players is None and level is None:
             players = _DEFAULT_PLAYERS
         tribes = [] if players is None else [tribe_code(p) for p in _sequence(players, "players")]
+        if players is not None and not tribes:  # the engine reads no tribes as "the level's tribes"
+            raise ValueError("a game needs 2 to 16 players, got 0")
         self._config = dict(seed=seed, map_size=map_size, players=None if players is None else tuple(tribes),
                             level=level, mode=mode, max_turns=max_turns,
                             full_observability=full_observability, auto_end_turn=auto_end_turn)

@@ -41,6 +41,11 @@ def test_seventeen_players_rejected_everywhere():
         VectorGameEnv(1, map_size=30, players=seventeen)
 
 
+def test_an_empty_player_list_is_not_the_level_default():
+    with pytest.raises(ValueError, match="2 to 16 players, got 0"):
+        GameEnv(level=TWO_CAPITALS, players=())
+
+
 def test_a_level_played_by_one_given_tribe_is_rejected():
     with pytest.raises(ValueError, match="2 to 16 players, got 1"):
         GameEnv(level=LEVELS / "minimal.csv", players=(2,))
