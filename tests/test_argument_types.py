@@ -10,7 +10,6 @@ rejected call on a live game leaves it unchanged.
 import numpy as np
 import pytest
 
-import polyenv
 from polyenv import GameEnv, VectorGameEnv
 from polyenv._validate import ArgumentTypeError
 
