@@ -10,6 +10,7 @@ rejected call on a live game leaves it unchanged.
 import numpy as np
 import pytest
 
+import polyenv
 from polyenv import GameEnv, VectorGameEnv
 from polyenv._validate import ArgumentTypeError
 
@@ -31,6 +32,7 @@ def env():
 
 def test_argument_type_error_is_both():
     assert issubclass(ArgumentTypeError, TypeError) and issubclass(ArgumentTypeError, ValueError)
+    assert polyenv.ArgumentTypeError is ArgumentTypeError and "ArgumentTypeError" in polyenv.__all__
 
 
 @pytest.mark.parametrize("value", [1.5, 1.0, True, "1", np.float64(1.0)], ids=repr)
