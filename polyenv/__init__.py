@@ -23,6 +23,7 @@ from ._names import (
     ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, TRIBES, UNIT_STATUSES,
     UNIT_TYPES,
 )
+from ._validate import ArgumentTypeError
 from .game_env import GameEnv
 from .vector_env import StaleStateError, VectorGameEnv
 from .rollout import RolloutBuffer, RolloutBufferFullError, RolloutProtocolError
@@ -45,7 +46,7 @@ MAX_STARS: int = _core.MAX_STARS
 __version__ = "0.1.0"
 
 __all__ = [
-    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "MctsPool", "RolloutBuffer",
+    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "ArgumentTypeError", "MctsPool", "RolloutBuffer",
     "RolloutBufferFullError", "RolloutProtocolError",
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _core
+from ._validate import ArgumentTypeError, integer, is_integer
 
 UNIT_TYPES: tuple[str, ...] = _core.UNIT_TYPES
 TECHS: tuple[str, ...] = _core.TECHS
@@ -37,11 +38,10 @@ def code(value, table: Sequence[str], what: str, allow_none: bool = False) -> in
                 return i
         choices = ", ".join(n for n in table if n)
         raise ValueError(f"unknown {what} {value!r}; expected one of: {choices}")
-    try:
-        index = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be a name or an integer, got {value!r}") from None
-    if index != value or not 0 <= index < len(table) or not table[index]:
+    if not is_integer(value):
+        raise ArgumentTypeError(f"{what} must be a name or an integer, got {value!r}")
+    index = int(value)
+    if not 0 <= index < len(table) or not table[index]:
         raise ValueError(f"{what} {value!r} is outside 0..{len(table) - 1}")
     return index
 
@@ -68,15 +68,14 @@ def tile_index(tile, map_size: int) -> int:
     if isinstance(tile, tuple) or isinstance(tile, list):
         if len(tile) != 2:
             raise ValueError(f"a tile pair must be (x, y), got {tile!r}")
-        x, y = (int(v) for v in tile)
+        x, y = (integer(v, "a tile coordinate", -(2**31)) for v in tile)
         if not (0 <= x < map_size and 0 <= y < map_size):
             raise ValueError(f"tile {tuple(tile)} is outside the {map_size}x{map_size} board")
         return x * map_size + y
-    try:
-        index = int(tile)
-    except (TypeError, ValueError):
-        raise ValueError(f"a tile must be an index or an (x, y) pair, got {tile!r}") from None
-    if index != tile or not 0 <= index < map_size * map_size:
+    if not is_integer(tile):
+        raise ArgumentTypeError(f"a tile must be an index or an (x, y) pair, got {tile!r}")
+    index = int(tile)
+    if not 0 <= index < map_size * map_size:
         raise ValueError(f"tile {tile!r} is outside 0..{map_size * map_size - 1}")
     return index
 

@@ -45,7 +45,15 @@ def _game_from_config(seed: int, config: dict):
     kwargs = dict(seed=seed, mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"))
     if config.get("level") is not None:
         return GameEnv(level=config["level"], players=config.get("players"), **kwargs)
-    return GameEnv(map_size=config["map_size"], players=config["players"], **kwargs)
+    return GameEnv(map_size=config["map_size"], players=config.get("players"), **kwargs)
+
+
+def _style(render: str, out) -> str:
+    """``--render auto`` (default): ANSI colours on a terminal, plain text otherwise."""
+    if render != "auto":
+        return render
+    isatty = getattr(out, "isatty", None)
+    return "ansi" if isatty is not None and isatty() else "text"
 
 
 def _show(game, style: str, out) -> None:
@@ -80,12 +88,48 @@ def _print_result(game, bots, actions: int, out) -> None:
     print(f"winner: {who}; {state} after {game.turn} turns, {actions} actions", file=out, flush=True)
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_record(record: dict, path) -> None:
+    """Every field of a record has its type (JSON numbers that are floats or bools are not ids)."""
+    def bad(what):
+        raise ValueError(f"{path}: {what}")
+    seed = record["seed"]
+    if not _is_int(seed) or not 0 <= seed < 2**64:
+        bad(f"seed must be an integer in [0, 2**64), got {seed!r}")
+    config = record["config"]
+    if not isinstance(config, dict) or not set(config) <= _CONFIG_KEYS:
+        bad(f"config must be an object with keys among {sorted(_CONFIG_KEYS)}")
+    if config.get("level") is None and not _is_int(config.get("map_size")):
+        bad(f"config.map_size must be an integer, got {config.get('map_size')!r}")
+    if config.get("players") is not None and not isinstance(config["players"], list):
+        bad("config.players must be a list of tribes")
+    actions = record["actions"]
+    if not isinstance(actions, list) or not all(_is_int(a) for a in actions):
+        wrong = next((a for a in actions if not _is_int(a)), None) if isinstance(actions, list) else actions
+        bad(f"actions must be a list of integer action ids, got {wrong!r}")
+    bots = record.get("bots")
+    if bots is not None and (not isinstance(bots, list) or not all(isinstance(b, str) for b in bots)):
+        bad("bots must be a list of bot names")
+    fingerprint = record.get("action_space_fingerprint")
+    if fingerprint is not None and not _is_int(fingerprint):
+        bad(f"action_space_fingerprint must be an integer, got {fingerprint!r}")
+    if record.get("result") is not None and not isinstance(record["result"], dict):
+        bad("result must be an object")
+
+
+_CONFIG_KEYS = {"map_size", "players", "mode", "max_turns", "level"}
+
+
 def load_record(path) -> dict:
-    """Reads a game record written by ``polyenv play --save`` (raises ValueError when malformed)."""
+    """Reads a game record written by ``polyenv play --save``; raises ValueError when it is
+    malformed (not JSON, another format or version, a missing field or a field of the wrong type)."""
     try:
         with open(path, encoding="utf-8") as f:
             record = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read game record {path}: {e}") from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise ValueError(f"{path} is not a polyenv game record")
@@ -94,6 +138,7 @@ def load_record(path) -> dict:
     for key in ("seed", "config", "actions"):
         if key not in record:
             raise ValueError(f"{path}: record has no {key!r}")
+    _check_record(record, path)
     return record
 
 
@@ -102,29 +147,25 @@ def _cmd_play(args) -> int:
     from . import bots as bots_module
     from ._botspec import is_bot
     from .envs import default_map_size
-    from .game_env import _read_level
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    for b in names:
-        if not is_bot(b):
-            print(f"polyenv play: unknown bot {b!r}; choose from {', '.join(bots_module.BOTS)} "
-                  "(or mcts:<simulations>)", file=sys.stderr)
-            return 2
+    names = args.bots
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
-    level = _read_level(args.level) if args.level else None
+    level = args.level
     if args.tribes:
-        players = [t.strip() for t in args.tribes.split(",")]
+        players = args.tribes
     elif level is None:
         from .envs.tribes_aec import DEFAULT_TRIBES
         players = [DEFAULT_TRIBES[i % len(DEFAULT_TRIBES)] for i in range(args.players)]
     else:
         players = None
-    config = dict(map_size=args.map_size or default_map_size(len(players) if players else 2), players=players,
+    size = args.map_size if args.map_size is not None else default_map_size(len(players) if players else 2)
+    config = dict(map_size=size, players=players,
                   mode=args.mode, max_turns=args.max_turns, level=level)
     game = _game_from_config(seed, config)
     config["players"] = [game.player(p)["tribe"] for p in range(game.num_players)]
     config["map_size"] = game.map_size
     seats = [names[p % len(names)] for p in range(game.num_players)]
     out = sys.stdout
+    style = _style(args.render, out)
     print(f"polyenv play: seed {seed}, {game.map_size}x{game.map_size}, {game.num_players} players, "
           f"mode {args.mode}, turn limit {game.turn_limit}, bots {', '.join(seats)}", file=out)
     rng = np.random.default_rng(seed)
@@ -133,19 +174,23 @@ def _cmd_play(args) -> int:
     while not game.game_over:
         if not args.final_only and game.turn != shown_turn:
             shown_turn = game.turn
-            _show(game, args.render, out)
+            _show(game, style, out)
         bot = seats[game.current_player]
         actions.append(int(bots_module.play(game, bot, seed=int(rng.integers(2**63)))))
         if args.max_actions is not None and len(actions) >= args.max_actions:
             break
-    _show(game, args.render, out)
+    _show(game, style, out)
     _print_result(game, seats, len(actions), out)
     if args.save:
         record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
                       action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
                       result=dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn))
-        with open(args.save, "w", encoding="utf-8") as f:
-            json.dump(record, f)
+        try:  # the folder was checked before the game; a later failure is still one line
+            with open(args.save, "w", encoding="utf-8") as f:
+                json.dump(record, f)
+        except OSError as e:
+            print(f"polyenv play: error: cannot write {args.save}: {e.strerror}", file=sys.stderr)
+            return 1
         print(f"saved {len(actions)} actions to {args.save}", file=out)
     return 0
 
@@ -212,21 +257,27 @@ def _cmd_replay(args) -> int:
     except ValueError as e:
         print(f"polyenv replay: {e}", file=sys.stderr)
         return 2
-    game = _game_from_config(int(record["seed"]), record["config"])
+    game = _game_from_config(record["seed"], record["config"])
+    bots = record.get("bots")
+    if bots is not None and len(bots) != game.num_players:
+        raise ValueError(f"{args.file}: {len(bots)} bots for {game.num_players} players")
     fingerprint = record.get("action_space_fingerprint")
     if fingerprint is not None and int(fingerprint) != int(game.action_space_fingerprint):
         print("polyenv replay: the record's action-id layout differs from this version's", file=sys.stderr)
         return 1
     png_dir = Path(args.png_dir) if args.png_dir else None
     if png_dir is not None:
-        png_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            png_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"--png-dir: cannot create {png_dir}: {e.strerror}") from None
     out, shown_turn, pngs = sys.stdout, -1, 0
-    bots = record.get("bots")
+    style = _style(args.render, out)
 
     def snapshot(final=False):
         nonlocal pngs
         if not args.final_only or final:
-            _show(game, args.render, out)
+            _show(game, style, out)
         if png_dir is not None:
             save_png(game.render("rgb_array"), png_dir / (f"turn_{game.turn:03d}.png" if not final else "final.png"))
             pngs += 1
@@ -236,7 +287,7 @@ def _cmd_replay(args) -> int:
             shown_turn = game.turn
             snapshot()
         try:
-            game.step(int(action))
+            game.step(action)
         except ValueError as e:
             print(f"polyenv replay: action {k} ({action}) cannot be replayed: {e}", file=sys.stderr)
             return 1
@@ -380,7 +431,7 @@ def _make_gym(env_id: str, map_size: int):
 
 def _cmd_check(args) -> int:
     report: list = []
-    players = [int(p) for p in args.players.split(",")]
+    players = args.players
     try:
         from pettingzoo.test import api_test, seed_test
         from .envs import tribes_aec_v0
@@ -431,30 +482,117 @@ def _cmd_check(args) -> int:
     return 1 if failed else 0
 
 
+# ---------------------------------------------------------------------------- arguments
+# Every argument is checked by its argparse type, so a bad one stops the command
+# before any work (a game, a file, a benchmark) with one line and exit status 2.
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors ("polyenv play: error: ..."), exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _int_in(low: int, high: int | None = None):
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is outside [{low}, {high if high is not None else 'inf'}]")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
+def _names(text: str) -> list[str]:
+    names = [t.strip() for t in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of names, got {text!r}")
+    return names
+
+
+def _bot_list(text: str) -> list[str]:
+    from ._botspec import is_bot
+    from .bots import BOTS
+    names = _names(text)
+    for b in names:
+        if not is_bot(b):
+            raise argparse.ArgumentTypeError(f"unknown bot {b!r}; choose from {', '.join(BOTS)} "
+                                             "(or mcts:<simulations>)")
+    return names
+
+
+def _tribe_list(text: str) -> list[str]:
+    from ._names import tribe_code
+    names = _names(text)
+    for t in names:
+        try:
+            tribe_code(t)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return names
+
+
+def _player_counts(text: str) -> list[int]:
+    parse = _int_in(2, 16)
+    return [parse(t) for t in _names(text)]
+
+
+def _level_text(path: str) -> str:
+    from .game_env import _read_level
+    if not os.path.isfile(path):
+        raise argparse.ArgumentTypeError(f"no level file {path!r}")
+    try:
+        return _read_level(path)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _writable_file(path: str) -> str:
+    """A file that can be written when the game ends: its folder exists and is writable."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{path!r} is a directory")
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"the folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"the folder {folder!r} is not writable")
+    return path
+
+
+_RENDER = ("auto", "ansi", "text", "none")
+_RENDER_HELP = "map style: auto (default: ANSI colours on a terminal, text otherwise), ansi, text or none"
+
+
 # ---------------------------------------------------------------------------- entry point
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="polyenv", description="Tribes (Polytopia-like) environments: "
-                                     "play a game between bots, replay it, benchmark, check the environments.")
+    parser = _Parser(prog="polyenv", description="Tribes (Polytopia-like) environments: "
+                     "play a game between bots, replay it, benchmark, check the environments.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="bots play a whole game; map every round and a result table")
-    play.add_argument("--players", type=int, default=2, help="number of players, 2..16 (default 2)")
-    play.add_argument("--map-size", type=int, default=None, help="board side (default 11 for 2 players, "
-                      "14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
-    play.add_argument("--bots", default="greedy,random", help="comma-separated bots (random, greedy, mcts, mcts:<simulations>), cycled over the players")
-    play.add_argument("--tribes", default=None, help="comma-separated tribes (default Bardur,Imperius,Xin-xi,...)")
-    play.add_argument("--seed", type=int, default=None, help="game seed (default: random, printed)")
-    play.add_argument("--render", choices=("ansi", "text", "none"), default="ansi", help="map style (default ansi)")
+    play.add_argument("--players", type=_int_in(2, 16), default=2, help="number of players, 2..16 (default 2)")
+    play.add_argument("--map-size", type=_int_in(4, 40), default=None, help="board side 4..40 (default 11 for 2 "
+                      "players, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
+    play.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
+                      help="comma-separated bots (random, greedy, mcts, mcts:<simulations>), cycled over the players "
+                       "(default greedy,random)")
+    play.add_argument("--tribes", type=_tribe_list, default=None,
+                      help="comma-separated tribes (default Bardur,Imperius,Xin-xi,...)")
+    play.add_argument("--seed", type=_int_in(0, 2**64 - 1), default=None, help="game seed (default: random, printed)")
+    play.add_argument("--render", choices=_RENDER, default="auto", help=_RENDER_HELP)
     play.add_argument("--final-only", action="store_true", help="show only the final map")
-    play.add_argument("--level", default=None, help="a Tribes CSV level file")
+    play.add_argument("--level", type=_level_text, default=None, help="a Tribes CSV level file")
     play.add_argument("--mode", choices=("capitals", "score"), default="capitals")
-    play.add_argument("--max-turns", type=int, default=None, help="turn limit (default: the mode's)")
-    play.add_argument("--max-actions", type=int, default=None, help="stop after this many actions")
-    play.add_argument("--save", default=None, metavar="FILE", help="write a JSON record of the game")
+    play.add_argument("--max-turns", type=_int_in(0, 10_000), default=None, help="turn limit (default: the mode's)")
+    play.add_argument("--max-actions", type=_int_in(1), default=None, help="stop after this many actions")
+    play.add_argument("--save", type=_writable_file, default=None, metavar="FILE",
+                      help="write a JSON record of the game (its folder must exist)")
 
     replay = sub.add_parser("replay", help="re-play a game saved by play --save")
     replay.add_argument("file")
-    replay.add_argument("--render", choices=("ansi", "text", "none"), default="ansi")
+    replay.add_argument("--render", choices=_RENDER, default="auto", help=_RENDER_HELP)
     replay.add_argument("--final-only", action="store_true", help="show only the final map")
     replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per round into DIR")
     # Watchable output (docs/integrations.md): a GIF / MP4 through imageio, a self-contained HTML page.
@@ -469,29 +607,46 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--fps", type=_positive_float, default=2.0, help="--gif/--mp4 frames per second (default 2)")
 
     bench = sub.add_parser("bench", help="quick benchmarks (benchmarks/*.py, about 30 s)")
-    bench.add_argument("--seconds", type=float, default=30.0, help="total time budget (default 30)")
+    bench.add_argument("--seconds", type=_seconds, default=30.0, help="total time budget (default 30)")
     bench.add_argument("--dir", default=None, help="the benchmarks directory (default ./benchmarks or the source's)")
 
     check = sub.add_parser("check", help="run the PettingZoo / Gymnasium / SB3 checkers")
-    check.add_argument("--players", default="2,4", help="player counts for the PettingZoo checks (default 2,4)")
-    check.add_argument("--map-size", type=int, default=8, help="board side for the checks (default 8)")
-    check.add_argument("--max-turns", type=int, default=12, help="turn limit for the checks (default 12)")
-    check.add_argument("--cycles", type=int, default=200, help="num_cycles of api_test / seed_test (default 200)")
+    check.add_argument("--players", type=_player_counts, default=[2, 4],
+                       help="player counts for the PettingZoo checks (default 2,4)")
+    check.add_argument("--map-size", type=_int_in(4, 40), default=8, help="board side for the checks (default 8)")
+    check.add_argument("--max-turns", type=_int_in(0, 10_000), default=12,
+                       help="turn limit for the checks (default 12)")
+    check.add_argument("--cycles", type=_int_in(1), default=200,
+                       help="num_cycles of api_test / seed_test (default 200)")
 
     from .cli_tournament import add_parser as add_tournament  # self-contained subcommand (cli_tournament.py)
     add_tournament(sub)
     return parser
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} is outside (0, 3600]")
+    return value
+
+
 def main(argv=None) -> int:
-    """Runs the ``polyenv`` command line; returns the exit code."""
-    args = _parser().parse_args(argv)
+    """Runs the ``polyenv`` command line; returns the exit code (2: a bad argument or input file)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: --help (0) or a bad argument (2, already reported)
+        return int(e.code or 0)
     try:
         if getattr(args, "handler", None) is not None:  # subcommands defined in their own modules
             return args.handler(args)
         return {"play": _cmd_play, "replay": _cmd_replay, "bench": _cmd_bench, "check": _cmd_check}[args.command](args)
     except ValueError as e:
-        print(f"polyenv {args.command}: {e}", file=sys.stderr)
+        print(f"polyenv {args.command}: error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -25,6 +25,7 @@ _BLOCK = {"end_turn": 0, "research": 1, "level_up": 2, "declare_war": 3, "send_s
           "spawn": 6, "build": 7, "attack": 10, "convert": 10, "move": 11}
 _BLOCK.update({k: 8 for k in TILE_ACTIONS})
 _BLOCK.update({k: 9 for k in _UNIT_SELF_KINDS})
+_DEFAULT_PLAYERS = (2, 1)  # Bardur, Imperius: the two-player default of a generated map
 
 
 def _read_level(level) -> str:
@@ -49,8 +50,8 @@ class GameEnv:
             without a seed continues with ``seed + 1``, ``seed + 2``, ...
         map_size: board side N (tiles = N*N), for generated maps.
         players: tribes in turn order (``polyenv.Bardur`` ... or names), 2 to 16;
-            the same tribe may appear twice. With a ``level``, ``None`` takes the
-            level's tribes.
+            the same tribe may appear twice. ``None`` (default): the level's
+            tribes with a ``level``, else ``(Bardur, Imperius)``.
         level: a Tribes CSV level, as a path or as the text itself.
         mode: ``"capitals"`` (default, 50 turns) or ``"score"`` (30 turns).
         max_turns: overrides the mode's turn limit.
@@ -59,44 +60,52 @@ class GameEnv:
             legal action (Tribes' behaviour).
     """
 
-    def __init__(self, seed: int = 0, map_size: int = 11, players: Sequence | None = (2, 1), level=None,
+    def __init__(self, seed: int = 0, map_size: int = 11, players: Sequence | None = None, level=None,
                  mode: str = "capitals", max_turns: int | None = None, full_observability: bool = False,
                  auto_end_turn: bool = True):
         seed = _v.seed(seed)
+        full_observability = _v.boolean(full_observability, "full_observability")
+        auto_end_turn = _v.boolean(auto_end_turn, "auto_end_turn")
+        if players is None and level is None:
+            players = _DEFAULT_PLAYERS
         tribes = [] if players is None else [tribe_code(p) for p in _sequence(players, "players")]
+        if players is not None and not tribes:  # the engine reads no tribes as "the level's tribes"
+            raise ValueError("a game needs 2 to 16 players, got 0")
         self._config = dict(seed=seed, map_size=map_size, players=None if players is None else tuple(tribes),
                             level=level, mode=mode, max_turns=max_turns,
-                            full_observability=bool(full_observability), auto_end_turn=bool(auto_end_turn))
+                            full_observability=full_observability, auto_end_turn=auto_end_turn)
         mode_id, limit = mode_code(mode), _v.max_turns(max_turns)
         if level is not None:
-            self._game = _core.Game.from_level(_read_level(level), tribes, mode_id, limit, bool(full_observability),
-                                               bool(auto_end_turn), seed)
+            self._game = _core.Game.from_level(_read_level(level), tribes, mode_id, limit, full_observability,
+                                               auto_end_turn, seed)
         else:
-            if players is None:
-                raise ValueError("players is required for a generated map")
-            if not 2 <= len(tribes) <= 16:
-                raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
             map_size = _v.integer(map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
-            self._game = _core.Game.generated(map_size, tribes, mode_id, limit, bool(full_observability),
-                                              bool(auto_end_turn), seed)
+            self._game = _core.Game.generated(map_size, tribes, mode_id, limit, full_observability,
+                                              auto_end_turn, seed)
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def blank(cls, map_size: int, players: Sequence, terrain: str = "plain", seed: int = 0,
-              mode: str = "capitals", max_turns: int | None = None, revealed: bool = True) -> "GameEnv":
+              mode: str = "capitals", max_turns: int | None = None, revealed: bool = True,
+              full_observability: bool = False) -> "GameEnv":
         """A scenario board: every tile ``terrain``, no cities, units or resources.
 
         Every tile is revealed to every player (``revealed=False``: none is; use
-        ``reveal``), the round is 1, every player has 0 stars and ``auto_end_turn`` is off. Build the scenario with the edit
-        methods (``place_city``, ``place_unit``, ...), then play it with ``step``.
+        ``reveal``), the round is 1, every player has 0 stars and ``auto_end_turn``
+        is off. ``full_observability=True`` turns fog off as in a fully observable
+        game (every tile stays visible whatever happens; needs ``revealed=True``).
+        Build the scenario with the edit methods (``place_city``, ``place_unit``,
+        ``set_population``, ``set_building``, ...), then play it with ``step``.
         """
         tribes = [tribe_code(p) for p in _sequence(players, "players")]
         map_size = _v.integer(map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
         env = cls.__new__(cls)
+        revealed = _v.boolean(revealed, "revealed")
+        full_observability = _v.boolean(full_observability, "full_observability")
         env._config = dict(blank=True, map_size=map_size, players=tuple(tribes), terrain=terrain, seed=seed,
-                           mode=mode, max_turns=max_turns, revealed=bool(revealed))
+                           mode=mode, max_turns=max_turns, revealed=revealed, full_observability=full_observability)
         env._game = _core.Game.blank(map_size, tribes, code(terrain, TERRAINS, "terrain"), mode_code(mode),
-                                     _v.max_turns(max_turns), _v.seed(seed), bool(revealed))
+                                     _v.max_turns(max_turns), _v.seed(seed), revealed, full_observability)
         return env
 
     @classmethod
@@ -177,7 +186,7 @@ class GameEnv:
 
     def is_legal(self, action_id: int) -> bool:
         """True when ``action_id`` is legal now."""
-        return self._game.is_legal(int(action_id))
+        return self._game.is_legal(_action_id(action_id))
 
     def step(self, action_id: int) -> None:
         """Applies a legal action. Raises ValueError (and changes nothing) otherwise."""
@@ -193,11 +202,9 @@ class GameEnv:
         """
         if policy != "random":
             raise ValueError(f"policy must be 'random', got {policy!r}")
-        limit = -1 if max_actions is None else int(max_actions)
-        if max_actions is not None and limit < 0:
-            raise ValueError("max_actions must be None or >= 0")
+        limit = -1 if max_actions is None else _v.integer(max_actions, "max_actions", 0)
         return self._game.playout(limit, _v.seed(seed) if seed is not None else self._game.state_id,
-                                  bool(record_events))
+                                  _v.boolean(record_events, "record_events"))
 
     def action_id(self, kind: str, source=None, target=None, arg=None) -> int:
         """The stable id of an action named by its kind (it may be illegal now).
@@ -216,12 +223,12 @@ class GameEnv:
         elif kind == "level_up":
             a = self._level_up_option(arg)
         elif kind in ("declare_war", "send_stars"):
-            rel = int(target) if target is not None else -1
-            if not 1 <= rel < players:
+            rel = _v.integer(target, "target", allow_none=True, low=-(2**31))
+            if rel is None or not 1 <= rel < players:
                 raise ValueError(f"{kind} needs target = relative player 1..{players - 1}")
             a, tgt = rel, -1
             if kind == "send_stars":
-                amount = int(arg) if arg is not None else 0
+                amount = _v.integer(arg, "arg", -(2**31)) if arg is not None else 0
                 if not 1 <= amount <= 14:
                     raise ValueError("send_stars needs arg = n in 1..14")
         elif kind == "spawn":
@@ -241,22 +248,22 @@ class GameEnv:
         return self._game.encode_action(block, src, tgt, a, amount)
 
     def _level_up_option(self, arg) -> int:
-        if arg in (0, 1):
-            return int(arg)
+        if _v.is_integer(arg):
+            return _v.integer(arg, "level_up arg", 0, 1)
         if isinstance(arg, str):
             pending = self.pending_level_up
             if pending is not None and arg in pending[1:]:
                 return pending[1:].index(arg)
             raise ValueError(f"{arg!r} is not one of the pending level-up rewards {pending}")
-        raise ValueError("level_up needs arg = 0, 1 or a pending reward name")
+        raise _v.ArgumentTypeError(f"level_up needs arg = 0, 1 or a pending reward name, got {arg!r}")
 
     def describe_action(self, action_id: int) -> str:
         """A human-readable description of an action id in the current position."""
-        return self._game.describe_action(int(action_id))
+        return self._game.describe_action(_action_id(action_id))
 
     def decode_action(self, action_id: int) -> dict:
         """The parts of an action id: block, source, target, arg, amount."""
-        block, source, target, arg, amount = self._game.decode_action(int(action_id))
+        block, source, target, arg, amount = self._game.decode_action(_action_id(action_id))
         return dict(block=block, source=source, target=target, arg=arg, amount=amount)
 
     # ------------------------------------------------------------------ observation
@@ -271,11 +278,9 @@ class GameEnv:
         actions, or ``max_actions`` (padded / truncated like VectorGameEnv).
         Other players' observations have no action rows.
         """
-        p = self.current_player if player is None else int(player)
-        a = -1 if max_actions is None else int(max_actions)
-        if max_actions is not None and a < 1:
-            raise ValueError("max_actions must be None or >= 1")
-        return self._game.observe(p, a, bool(include_combat_preview))
+        p = self.current_player if player is None else _v.integer(player, "player")
+        a = -1 if max_actions is None else _v.integer(max_actions, "max_actions", 1)
+        return self._game.observe(p, a, _v.boolean(include_combat_preview, "include_combat_preview"))
 
     def visible_events_numpy(self, cursor: int = 0, player: int | None = None) -> tuple[dict, int]:
         """The fog-filtered event records of ``player`` after ``cursor``, and the next cursor.
@@ -289,8 +294,8 @@ class GameEnv:
         are -1. The journal covers the current game (reset clears it); it is not
         part of ``to_bytes``.
         """
-        p = self.current_player if player is None else int(player)
-        return self._game.visible_events(p, int(cursor))
+        p = self.current_player if player is None else _v.integer(player, "player")
+        return self._game.visible_events(p, _v.integer(cursor, "cursor", 0, 2**63 - 1))
 
     def full_map_numpy(self) -> np.ndarray:
         """All tiles as int32 [tiles, 23] map tokens with no fog (for labels and tests only)."""
@@ -319,7 +324,7 @@ class GameEnv:
 
     def score_margin(self, player: int) -> int:
         """``player``'s score minus the best score among the other players (what ``score_delta`` rewards)."""
-        return self._game.score_margin(int(player))
+        return self._game.score_margin(_v.integer(player, "player"))
 
     def ranking(self) -> list[int]:
         """Players from first to last by the §12.2 ranking (ties by player order)."""
@@ -327,11 +332,11 @@ class GameEnv:
 
     def stars(self, player: int) -> int:
         """Stars of ``player``."""
-        return self._game.player(int(player))["stars"]
+        return self._game.player(_v.integer(player, "player"))["stars"]
 
     def player(self, player: int) -> dict:
         """Ground-truth summary of a player (tribe, stars, score, techs, ...)."""
-        return self._game.player(int(player))
+        return self._game.player(_v.integer(player, "player"))
 
     def tile(self, tile) -> dict:
         """Ground-truth content of a tile."""
@@ -347,16 +352,21 @@ class GameEnv:
 
     def tech_cost(self, player: int, tech) -> int:
         """Research cost of ``tech`` for ``player`` now (§4)."""
-        return self._game.tech_cost(int(player), code(tech, TECHS, "tech"))
+        return self._game.tech_cost(_v.integer(player, "player"), code(tech, TECHS, "tech"))
 
     def income(self, player: int) -> int:
         """Stars ``player`` will receive at the start of its next turn."""
-        return self._game.income(int(player))
+        return self._game.income(_v.integer(player, "player"))
 
     def combat_preview(self, attacker_tile, target_tile) -> dict:
         """Damage of an attack now: dealt, retaliation, kills, counter."""
         n = self.map_size
-        dealt, ret, kills, counter = self._game.combat_preview(tile_index(attacker_tile, n), tile_index(target_tile, n))
+        attacker, target = tile_index(attacker_tile, n), tile_index(target_tile, n)
+        if self._game.unit_at(attacker) is None:
+            raise ValueError(f"combat_preview: no unit on the attacker tile {attacker_tile!r}")
+        if self._game.unit_at(target) is None:
+            raise ValueError(f"combat_preview: no unit on the target tile {target_tile!r}")
+        dealt, ret, kills, counter = self._game.combat_preview(attacker, target)
         return dict(dealt=dealt, retaliation=ret, kills=kills, counter=counter)
 
     def check_invariants(self) -> None:
@@ -379,7 +389,7 @@ class GameEnv:
         """Places a unit; boats carry ``carried``. Supported by no city unless one of the player's cities is there."""
         self._game.place_unit(_v.integer(player, "player"), code(unit_type, UNIT_TYPES, "unit type"),
                               tile_index(tile, self.map_size), -1 if hp is None else _v.integer(hp, "hp", 1),
-                              bool(veteran), _v.integer(kills, "kills", 0, 255),
+                              _v.boolean(veteran, "veteran"), _v.integer(kills, "kills", 0, 255),
                               code(status, UNIT_STATUSES, "unit status"), code(carried, UNIT_TYPES, "unit type"))
 
     def place_city(self, player: int, tile, level: int = 1, population: int = 0, walls: bool = False,
@@ -387,11 +397,27 @@ class GameEnv:
         """Founds a city (it claims its radius-1 unowned tiles, +100 and +20 per tile score)."""
         self._game.place_city(_v.integer(player, "player"), tile_index(tile, self.map_size),
                               _v.integer(level, "level", 1, 100), _v.integer(population, "population", -100, 1000),
-                              bool(walls), bool(capital))
+                              _v.boolean(walls, "walls"), _v.boolean(capital, "capital"))
 
-    def set_building(self, tile, building) -> None:
-        """Places a building inside a city's territory (no star cost, no population effect)."""
-        self._game.set_building(tile_index(tile, self.map_size), code(building, BUILDINGS, "building"))
+    def set_building(self, tile, building, with_effects: bool = False) -> None:
+        """Places a building inside a city's territory, at no star cost.
+
+        By default a bare tile: no population, income or score effect.
+        ``with_effects=True`` places it as the build action does (the engine's own
+        code): the city's population, adjacency bonuses such as a Customs House's
+        income, temple / monument score, a Lumber Hut clearing the forest; it
+        needs a tile without a building, but no tech or neighbouring base building.
+        """
+        self._game.set_building(tile_index(tile, self.map_size), code(building, BUILDINGS, "building"),
+                                _v.boolean(with_effects, "with_effects"))
+
+    def set_population(self, tile, population: int) -> None:
+        """Sets the population of the city centred on ``tile`` (in [-level, 1000]).
+
+        The city's score follows; a population reaching level + 1 makes the
+        level-up pending for its owner, as in play.
+        """
+        self._game.set_population(tile_index(tile, self.map_size), _v.integer(population, "population", -100, 1000))
 
     def set_road(self, tile) -> None:
         """Puts a road on a plain, forest or village tile."""
@@ -422,6 +448,11 @@ class GameEnv:
     def __repr__(self) -> str:
         return (f"GameEnv(map_size={self.map_size}, players={self.num_players}, round={self.turn}, "
                 f"current_player={self.current_player}, game_over={self.game_over})")
+
+
+def _action_id(value) -> int:
+    """An action id for the inspection calls: any integer (out-of-range ids are the engine's to reject)."""
+    return _v.integer(value, "action id", -(2**63), 2**63 - 1)
 
 
 def _sequence(value, name: str) -> list:

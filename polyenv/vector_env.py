@@ -51,7 +51,10 @@ from . import _validate as _v
 from ._botspec import is_bot, parse_bot
 from ._names import mode_code, tribe_code
 
-__all__ = ["VectorGameEnv", "StaleStateError", "allocate", "REWARDS", "SCORE_SCALE"]
+__all__ = ["VectorGameEnv", "StaleStateError", "allocate", "REWARDS", "SCORE_SCALE", "MAX_VISIBLE_EVENT_HISTORY"]
+
+MAX_VISIBLE_EVENT_HISTORY: int = _core.MAX_VISIBLE_EVENT_HISTORY
+"""Largest ``visible_event_history`` (K): the window is a model input, not a replay log."""
 
 StaleStateError = _core.StaleStateError
 StaleStateError.__doc__ = ("A checked step received a state id that is no longer its environment's live "
@@ -137,7 +140,8 @@ class VectorGameEnv:
             always among the rows; see ``action_truncated``.
         auto_reset: reset a game inside the step that ended it (the row then shows
             the next episode; ``reward`` / ``terminated`` describe the ended one).
-        visible_event_history: K, the last K fog-filtered events kept per player.
+        visible_event_history: K, the last K fog-filtered events kept per player,
+            0..``MAX_VISIBLE_EVENT_HISTORY`` (1024).
         include_combat_preview: fill the damage_dealt / damage_received action
             columns (a simulated combat per attack row); otherwise they are -1.
         mode: ``"capitals"`` or ``"score"``. max_turns: overrides the mode's turn limit.
@@ -192,13 +196,11 @@ class VectorGameEnv:
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise ValueError("players must be a sequence of tribes")
         tribes = [tribe_code(p) for p in players]
-        if not 2 <= len(tribes) <= 16:
-            raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
         threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
         if threads is None:
             threads = max(1, min(os.cpu_count() or 1, num_envs))
         max_actions = _v.integer(max_actions, "max_actions", 1)
-        history = _v.integer(visible_event_history, "visible_event_history", 0)
+        history = _v.integer(visible_event_history, "visible_event_history", 0)  # the bound: checked natively
         limit = _v.max_turns(max_turns)
         if opponent is None:
             if learner_seats is not None:
@@ -215,12 +217,15 @@ class VectorGameEnv:
         self._reward = reward
         self._opponent = opponent
         self._learner_seats = tuple(seats) if opponent is not None else tuple(range(len(tribes)))
+        flags = {name: _v.boolean(value, name) for name, value in (
+            ("full_observability", full_observability), ("auto_reset", auto_reset),
+            ("include_combat_preview", include_combat_preview), ("keep_terminal_observation", keep_terminal_observation))}
         self._native = _core.VectorEnv(num_envs, seed, map_size, tribes, mode_code(mode), limit,
-                                       bool(full_observability), threads, max_actions, bool(auto_reset), history,
-                                       bool(include_combat_preview), bool(keep_terminal_observation), bot, seats,
+                                       flags["full_observability"], threads, max_actions, flags["auto_reset"], history,
+                                       flags["include_combat_preview"], flags["keep_terminal_observation"], bot, seats,
                                        SCORE_SCALE if reward == "score_delta" else 0.0, simulations)
-        self._auto_reset = bool(auto_reset)
-        self._keep_terminal = bool(keep_terminal_observation)
+        self._auto_reset = flags["auto_reset"]
+        self._keep_terminal = flags["keep_terminal_observation"]
 
     # ------------------------------------------------------------------ properties
     num_envs = property(lambda self: self._native.num_envs, doc="B, the number of environments.")
@@ -286,7 +291,7 @@ class VectorGameEnv:
     def reset_into(self, buffers: dict, seed: int | None = None) -> None:
         """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
         self._check_open()
-        self._native.reset(None if seed is None else _v.seed(seed), buffers)
+        self._native.reset(None if seed is None else _v.seed(seed), _v.buffers(buffers))
 
     # ------------------------------------------------------------------ step
     def step(self, action_ids) -> dict:
@@ -298,7 +303,7 @@ class VectorGameEnv:
         """``step`` writing into ``buffers``. ``action_ids`` must be an int32 [B] array
         (any stride: it is copied before the batch is written, so it may view ``buffers``)."""
         self._check_open()
-        self._native.step(None, action_ids, None, buffers)
+        self._native.step(None, action_ids, None, _v.buffers(buffers))
 
     def step_checked(self, action_ids, state_ids) -> dict:
         """``step`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
@@ -309,7 +314,7 @@ class VectorGameEnv:
     def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
         """``step_checked`` writing into ``buffers``; int32 actions, uint64 state ids (any stride)."""
         self._check_open()
-        self._native.step(None, action_ids, state_ids, buffers)
+        self._native.step(None, action_ids, state_ids, _v.buffers(buffers))
 
     # ------------------------------------------------------------------ slots
     def observe_slots(self, env_ids) -> dict:
@@ -324,7 +329,7 @@ class VectorGameEnv:
     def observe_slots_into(self, env_ids, buffers: dict) -> None:
         """``observe_slots`` writing into ``buffers`` (``slot_batch_spec(len(env_ids))``)."""
         self._check_open()
-        self._native.observe(_env_ids(env_ids), buffers)
+        self._native.observe(_env_ids(env_ids), _v.buffers(buffers))
 
     def step_slots_checked(self, env_ids, action_ids, state_ids) -> dict:
         """Steps only ``env_ids`` with ``action_ids`` after checking their ``state_ids``
@@ -336,7 +341,7 @@ class VectorGameEnv:
         """``step_slots_checked`` writing into ``buffers``; int32 actions and uint64 state
         ids (any stride, so ``buffers["state_id"]`` itself may be passed)."""
         self._check_open()
-        self._native.step(_env_ids(env_ids), action_ids, state_ids, buffers)
+        self._native.step(_env_ids(env_ids), action_ids, state_ids, _v.buffers(buffers))
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -173,9 +173,9 @@ def test_bad_player_count(players):
         GameEnv(map_size=30, players=players)
 
 
-def test_players_none_needs_a_level():
-    with pytest.raises(ValueError, match="players"):
-        GameEnv(players=None)
+def test_players_none_on_a_generated_map_is_the_default_pair():
+    env = GameEnv(players=None)
+    assert [env.player(p)["tribe_key"] for p in range(env.num_players)] == [Bardur, Imperius]
 
 
 def test_players_as_int_rejected():
@@ -212,13 +212,16 @@ def test_bad_max_turns(max_turns):
         GameEnv.blank(8, (0, 1), max_turns=max_turns)
 
 
-@pytest.mark.parametrize("max_turns", [40000, 65536, 10 ** 6])
-def test_max_turns_too_large_rejected_or_kept(max_turns):
-    try:
-        env = GameEnv(max_turns=max_turns)
-    except ValueError:
-        return
-    assert env.turn_limit == max_turns
+@pytest.mark.parametrize("max_turns", [10_001, 40000, 65536, 10 ** 6])
+def test_max_turns_above_the_limit_rejected(max_turns):
+    with pytest.raises(ValueError, match="max_turns"):
+        GameEnv(max_turns=max_turns)
+    with pytest.raises(ValueError, match="max_turns"):
+        GameEnv.blank(8, (0, 1), max_turns=max_turns)
+
+
+def test_max_turns_at_the_limit_kept():
+    assert GameEnv(max_turns=10_000).turn_limit == 10_000
 
 
 @pytest.mark.parametrize("seed", [-1, 2 ** 64, 1.0, "1", None], ids=repr)
@@ -286,9 +289,10 @@ def test_malformed_level_names_the_line_and_token():
 
 def test_level_player_count_mismatch():
     text = level_text(GOOD_LEVEL)
-    for players in ((0,), (0, 1, 2)):
-        with pytest.raises(ValueError, match="capitals"):
-            GameEnv(level=text, players=players)
+    with pytest.raises(ValueError, match="2 to 16 players, got 1"):
+        GameEnv(level=text, players=(0,))
+    with pytest.raises(ValueError, match="capitals"):
+        GameEnv(level=text, players=(0, 1, 2))
     with pytest.raises(ValueError, match="tribe"):
         GameEnv(level=text, players=(0, "Foo"))
 

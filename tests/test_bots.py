@@ -150,14 +150,27 @@ def test_errors():
         bots.play(env, "random")
 
 
-def test_greedy_beats_random():
-    # Issue 3: greedy beats random in >= 90% of 200 2-player games (measured: see the report);
-    # here a looser bound on a fixed-seed sample of 20 11x11 games, alternating seats.
+def greedy_wins(games: int) -> int:
+    """Greedy vs random on 11x11 2-player maps, seats alternating, fixed seeds 1000, 1001, ..."""
     wins = 0
-    for i in range(20):
+    for i in range(games):
         env = GameEnv(seed=1000 + i, map_size=11, players=(Bardur, Imperius))
         seat = i % 2
         seat_bots = ("greedy", "random") if seat == 0 else ("random", "greedy")
         play_game(env, seat_bots, seed=i * 1000)
         wins += env.winner == seat
-    assert wins >= 14, f"greedy won only {wins}/20"
+    return wins
+
+
+def test_greedy_beats_random():
+    # The claim (README, built-in bots): greedy wins at least 90% of its games against random.
+    # The same 90% bound, applied to a quick fixed-seed sample of 20 games (measured: 20/20).
+    wins = greedy_wins(20)
+    assert wins >= 18, f"greedy won only {wins}/20"
+
+
+@pytest.mark.soak
+def test_greedy_beats_random_in_90_percent_of_200_games():
+    # The claim itself, on 200 games (about 5 s; measured: 199/200).
+    wins = greedy_wins(200)
+    assert wins >= 180, f"greedy won only {wins}/200"

@@ -37,7 +37,7 @@ def test_play_shows_game_and_result_table():
 
 def test_play_final_only_ansi_four_players():
     r = run("play", "--players", "4", "--map-size", "10", "--bots", "random", "--seed", "1", "--max-turns", "3",
-            "--final-only")
+            "--final-only", "--render", "ansi")
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("\x1b[") > 50 and r.stdout.count("round ") == 1
     assert sum(line.startswith(("p0 ", "p1 ", "p2 ", "p3 ")) for line in r.stdout.splitlines()) == 4
@@ -128,3 +128,132 @@ def test_record_is_reproducible(tmp_path):
         assert r.returncode == 0, r.stderr
     ra, rb = json.loads(a.read_text()), json.loads(b.read_text())
     assert ra["actions"] == rb["actions"] and np.array_equal(ra["result"]["scores"], rb["result"]["scores"])
+
+
+# ---------------------------------------------------------------------------- bad arguments (issue 10)
+BAD_PLAY_ARGS = [
+    (["--bots", ","], "--bots"),                       # was ZeroDivisionError
+    (["--bots", "greedy,,random"], "--bots"),
+    (["--bots", "wizard"], "unknown bot"),
+    (["--map-size", "0"], "--map-size"),               # was silently 11
+    (["--map-size", "41"], "--map-size"),
+    (["--map-size", "8.5"], "--map-size"),
+    (["--players", "1"], "--players"),
+    (["--players", "17"], "--players"),
+    (["--seed", "-1"], "--seed"),
+    (["--seed", "1.5"], "--seed"),
+    (["--max-turns", "-3"], "--max-turns"),
+    (["--max-actions", "0"], "--max-actions"),
+    (["--tribes", "Bardur,Foo"], "tribe"),
+    (["--level", "/nonexistent/level.csv"], "--level"),
+    (["--save", "/nonexistent-folder/game.json"], "--save"),  # was: failed after the whole game
+    (["--render", "colour"], "--render"),
+    (["--players", "16", "--map-size", "4"], "too small"),
+]
+
+
+@pytest.mark.parametrize("args,match", BAD_PLAY_ARGS, ids=[" ".join(a) for a, _ in BAD_PLAY_ARGS])
+def test_bad_play_arguments_one_line_exit_2_before_any_work(capsys, args, match):
+    from polyenv.cli import main
+
+    assert main(["play", "--render", "none", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "", "the game started before the argument was rejected"
+    assert len(err.strip().splitlines()) == 1 and match in err and "Traceback" not in err, err
+
+
+def test_save_folder_checked_before_the_game(tmp_path, capsys):
+    from polyenv.cli import main
+
+    assert main(["play", "--render", "none", "--map-size", "8", "--save", str(tmp_path / "missing" / "g.json")]) == 2
+    assert capsys.readouterr().out == ""
+    assert main(["play", "--render", "none", "--save", str(tmp_path)]) == 2  # a directory
+
+
+@pytest.mark.parametrize("args", [["check", "--players", "2,x"], ["check", "--players", "1"], ["check", "--cycles", "0"],
+                                  ["bench", "--seconds", "-1"], ["bench", "--seconds", "nan"], ["frobnicate"], []])
+def test_other_bad_arguments(capsys, args):
+    from polyenv.cli import main
+
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+
+
+def _record(tmp_path):
+    path = tmp_path / "game.json"
+    r = run("play", "--map-size", "8", "--seed", "4", "--max-turns", "3", "--render", "none", "--save", path)
+    assert r.returncode == 0, r.stderr
+    return json.loads(path.read_text())
+
+
+def test_malformed_replay_records_one_line_exit_2(tmp_path, capsys):
+    from polyenv.cli import main
+
+    good = _record(tmp_path)
+    assert main(["replay", str(tmp_path / "game.json"), "--render", "none"]) == 0
+    capsys.readouterr()
+
+    def edited(**changes):
+        record = json.loads(json.dumps(good))
+        for key, value in changes.items():
+            if value is KeyError:
+                del record[key]
+            else:
+                record[key] = value
+        return record
+
+    cases = {
+        "float seed": edited(seed=4.0), "bool seed": edited(seed=True), "negative seed": edited(seed=-4),
+        "float action": edited(actions=[float(a) for a in good["actions"]]),
+        "bool action": edited(actions=[True] + good["actions"][1:]), "str action": edited(actions=["0"]),
+        "actions not a list": edited(actions=7), "config not an object": edited(config=[1]),
+        "config key": edited(config=dict(good["config"], colour="red")),
+        "float map size": edited(config=dict(good["config"], map_size=8.0)),
+        "bad tribe": edited(config=dict(good["config"], players=["Bardur", "Foo"])),
+        "float tribe": edited(config=dict(good["config"], players=[1.0, 2.0])),
+        "bots count": edited(bots=["random"]), "bots type": edited(bots=3),
+        "fingerprint": edited(action_space_fingerprint="x"), "no seed": edited(seed=KeyError),
+        "result type": edited(result=[1]),
+    }
+    for name, record in cases.items():
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(record))
+        assert main(["replay", str(path), "--render", "none"]) == 2, name
+        out, err = capsys.readouterr()
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (name, err)
+    for raw in (b"\xff\xfe not utf-8", b"{", b"[]", b""):
+        path.write_bytes(raw)
+        assert main(["replay", str(path)]) == 2, raw
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert main(["replay", str(tmp_path / "nope.json")]) == 2
+
+
+def test_replay_png_dir_that_cannot_be_created(tmp_path, capsys):
+    from polyenv.cli import main
+
+    _record(tmp_path)
+    (tmp_path / "file").write_text("x")
+    assert main(["replay", str(tmp_path / "game.json"), "--render", "none", "--png-dir", str(tmp_path / "file")]) == 2
+    assert "--png-dir" in capsys.readouterr().err
+
+
+def test_colours_only_on_a_terminal():
+    r = run("play", "--map-size", "8", "--seed", "1", "--max-turns", "2")  # stdout is a pipe
+    assert r.returncode == 0, r.stderr
+    assert "\x1b[" not in r.stdout and "round " in r.stdout
+    forced = run("play", "--map-size", "8", "--seed", "1", "--max-turns", "2", "--render", "ansi")
+    assert "\x1b[" in forced.stdout
+
+
+def test_python_dash_m_polyenv():
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
+    r = subprocess.run([sys.executable, "-m", "polyenv", "play", "--map-size", "8", "--seed", "2", "--max-turns", "2",
+                        "--render", "none"], capture_output=True, text=True, timeout=120, env=env,
+                       cwd=Path(__file__).resolve().parent)
+    assert r.returncode == 0 and "winner:" in r.stdout, r.stderr
+    r = subprocess.run([sys.executable, "-m", "polyenv", "play", "--bots", ","], capture_output=True, text=True,
+                       timeout=120, env=env, cwd=Path(__file__).resolve().parent)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr

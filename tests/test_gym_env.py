@@ -59,16 +59,32 @@ def test_register_is_idempotent():
 # ---------------------------------------------------------------------------- checkers
 @pytest.mark.parametrize("action_mode", ["global", "rows"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_gymnasium_and_sb3_env_checkers(action_mode, players):
-    from stable_baselines3.common.env_checker import check_env as sb3_check_env
-
-    # The checkers step random actions of the whole space: invalid ones must not raise.
+def test_gymnasium_env_checker(action_mode, players):
+    # The checker steps random actions of the whole space: invalid ones must not raise.
     for invalid in ("penalty", "end_turn"):
-        env = make(players=players, action_mode=action_mode, invalid_action=invalid, max_actions=128)
-        check_env(env, skip_render_check=True)
+        check_env(make(players=players, action_mode=action_mode, invalid_action=invalid, max_actions=128),
+                  skip_render_check=True)
+
+
+@pytest.mark.parametrize("action_mode", ["global", "rows"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_sb3_env_checker(action_mode, players):
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    for invalid in ("penalty", "end_turn"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SB3 suggests flattening [tiles, 23] observations
-            sb3_check_env(env)
+            sb3_checker.check_env(make(players=players, action_mode=action_mode, invalid_action=invalid,
+                                       max_actions=128))
+
+
+def test_registered_defaults_pass_both_checkers_as_they_are():
+    """gym.make("polyenv/Tribes-v0") with no argument: the default invalid-action policy ("end_turn")
+    lets the checkers step random ids of the declared space."""
+    check_env(gym.make(ENV_ID).unwrapped)
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sb3_checker.check_env(gym.make(ENV_ID).unwrapped)
 
 
 def test_render_check():

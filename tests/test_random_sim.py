@@ -350,3 +350,65 @@ def test_random_soak():
                 play_checked(env, policy_seed=seed, n_illegal=2, pickle_every=10)
         except Exception as e:  # name the failing configuration
             raise AssertionError(f"soak game {g} failed: GameEnv(**{config!r}): {e!r}") from e
+
+
+# ---------------------------------------------------------------------------------------------- thousands of games
+
+def _min_map_size(players):
+    """The smallest board the generator accepts for `players` (it raises "too small" below it)."""
+    for n in range(4, 41):
+        try:
+            GameEnv(map_size=n, players=[0] * players)
+            return n
+        except ValueError:
+            continue
+    raise AssertionError(f"no board fits {players} players")
+
+
+def _sim_grid():
+    """Every player count 2..16 x fog / full x capitals / score on generated maps, and every
+    shipped level x fog / full x capitals / score."""
+    grid = [dict(players=p, full_observability=full, mode=mode)
+            for p in range(2, 17) for full in (False, True) for mode in ("capitals", "score")]
+    grid += [dict(level=str(level), players=None, full_observability=full, mode=mode)
+             for level in LEVELS for full in (False, True) for mode in ("capitals", "score")]
+    return grid
+
+
+def _sim_games():
+    return int(os.environ.get("POLYENV_SIM_GAMES", "150"))
+
+
+@pytest.mark.soak
+def test_thousands_of_native_games():
+    """POLYENV_SIM_GAMES whole games (CI: thousands) through native playouts in random chunks,
+    cycling through _sim_grid() with random sizes (from the smallest board a player count
+    fits on to 12 tiles more) and tribes: invariants between chunks, the end-of-game contract,
+    and a bytes round trip at the end. The engine plays hundreds of such games per second."""
+    grid, games = _sim_grid(), _sim_games()
+    assert games >= len(grid) or "POLYENV_SIM_GAMES" in os.environ
+    smallest = {p: _min_map_size(p) for p in range(2, 17)}
+    master = random.Random(int(os.environ.get("POLYENV_SOAK_SEED", "0")))
+    covered = set()
+    for g in range(games):
+        config = dict(grid[g % len(grid)])
+        seed = master.randrange(2 ** 32)
+        rng = random.Random(seed)
+        if config.get("level") is None:
+            players = config["players"]
+            config.update(map_size=rng.randint(smallest[players], min(40, smallest[players] + 12)),
+                          players=random_tribes(rng, players))
+        config.update(seed=seed)
+        try:
+            env = GameEnv(**config)
+            while not env.game_over:
+                env.playout(max_actions=rng.randint(20, 600), seed=rng.randrange(2 ** 32),
+                            record_events=rng.random() < 0.5)
+                env.check_invariants()
+            check_game_end(env)
+            assert GameEnv.from_bytes(env.to_bytes()) == env
+        except Exception as e:  # name the failing configuration
+            raise AssertionError(f"game {g} failed: GameEnv(**{config!r}): {e!r}") from e
+        covered.add((env.num_players, env.full_observability, config["mode"], config.get("level")))
+    if games >= len(grid):
+        assert len(covered) == len(grid), "a configuration of the grid was not played"

@@ -197,10 +197,10 @@ def test_scenario_11_warrior_attacks_catapult(in_own_city):
     assert hp(env, T(3, 3)) == 10
 
 
-def _naval_or_skip(env, tile, expected_type):
+def _assert_naval(env, tile, expected_type):
+    # place_unit must put a boat carrying a 10/10 Warrior (issue 3); a regression fails here.
     u = env.unit_at(tile)
-    if u is None or u["type"] != expected_type or u["carried"] != "warrior" or u["max_hp"] != 10:
-        pytest.skip("naval play: issue 3 (cannot place a boat carrying a 10/10 Warrior)")
+    assert u is not None and u["type"] == expected_type and u["carried"] == "warrior" and u["max_hp"] == 10, u
 
 
 def test_scenario_12_battleship_sinks_boat():
@@ -213,8 +213,8 @@ def test_scenario_12_battleship_sinks_boat():
     ensure_tech(env, 1, "fishing", "sailing", "whaling", "aquatism")
     env.place_unit(0, "battleship", T(3, 2))
     env.place_unit(1, "boat", T(3, 4))
-    _naval_or_skip(env, T(3, 2), "battleship")
-    _naval_or_skip(env, T(3, 4), "boat")
+    _assert_naval(env, T(3, 2), "battleship")
+    _assert_naval(env, T(3, 4), "boat")
     s1 = env.player(1)["score"]
     attack(env, T(3, 2), T(3, 4))
     assert env.unit_at(T(3, 4)) is None
@@ -231,7 +231,7 @@ def test_scenario_13_ship_attacks_defender_on_land():
     ensure_tech(env, 0, "fishing", "sailing")
     env.place_unit(0, "ship", T(3, 3))
     env.place_unit(1, "defender", T(3, 4))
-    _naval_or_skip(env, T(3, 3), "ship")
+    _assert_naval(env, T(3, 3), "ship")
     attack(env, T(3, 3), T(3, 4))
     assert hp(env, T(3, 4)) == 11
     assert hp(env, T(3, 3)) == 2

@@ -100,7 +100,10 @@ def test_short_maskable_ppo_run_end_to_end():
     actions, _ = model.predict(obs, action_masks=get_action_masks(venv), deterministic=True)
     assert get_action_masks(venv)[np.arange(8), actions].all()
     result = evaluate(sb3_policy(model), "random", games=4, **kw)
-    assert result["games"] == 4 and 0 <= result["wins"] <= 4 and set(result["per_seat"]) == {0, 1}
+    assert result["games"] == 4 and set(result["per_seat"]) == {0, 1}
+    assert result["per_seat"] == {0: (result["per_seat"][0][0], 2), 1: (result["per_seat"][1][0], 2)}
+    assert result["wins"] == result["per_seat"][0][0] + result["per_seat"][1][0] and result["mean_length"] > 0
+    assert evaluate(sb3_policy(model), "random", games=4, **kw) == result  # same seeds, deterministic policy
     venv.close()
 
 
@@ -113,8 +116,18 @@ def test_plain_ppo_trains_on_the_native_batch(mask_logits):
     model.learn(256)
     obs = venv.reset()
     actions, _ = model.predict(obs, deterministic=True)
+    masks = get_action_masks(venv)
+    assert model.num_timesteps >= 256 and ((0 <= actions) & (actions < 32)).all()
+    obs_tensor, _ = model.policy.obs_to_tensor(obs)
+    with torch.no_grad():
+        logits = model.policy.mlp_extractor.forward_actor(model.policy.extract_features(obs_tensor)).numpy()
+    assert logits.shape == (4, 32) and (~masks).any()
     if mask_logits:  # logits of padding rows are -1e8: only legal rows are chosen
-        assert get_action_masks(venv)[np.arange(4), actions].all()
+        assert (logits[~masks] == -1e8).all() and masks[np.arange(4), actions].all()
+    else:  # the policy leaves padding rows to the environment (invalid_action="end_turn")
+        assert (logits[~masks] > -1e6).all() and np.isfinite(logits).all()
+    venv.step(actions)  # any row is accepted: padding ends the turn
+    venv.close()
 
 
 def test_plain_ppo_with_the_default_policy_in_global_mode():

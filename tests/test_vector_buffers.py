@@ -218,3 +218,31 @@ def test_slot_rows_use_local_positions_and_authoritative_env_ids(env):
         env.slot_partitions(0)
     with pytest.raises(ValueError):
         env.slot_batch_spec(-1)
+
+
+@pytest.mark.parametrize("call", ["step_into", "step_into_checked", "reset_into", "observe_slots_into",
+                                  "step_slots_into_checked"])
+def test_none_buffers_raise_type_error_and_change_nothing(env, call):
+    """An ``*_into`` call without buffers used to run, allocate a batch and drop it (a reset that
+    returned nothing). It is a TypeError now (also a ValueError: a malformed argument)."""
+    ids = np.arange(2, dtype=np.int32)
+    batch = snapshot(env)
+    calls = {
+        "step_into": lambda: env.step_into(current_actions(env), None),
+        "step_into_checked": lambda: env.step_into_checked(current_actions(env), batch["state_id"], None),
+        "reset_into": lambda: env.reset_into(None),
+        "observe_slots_into": lambda: env.observe_slots_into(ids, None),
+        "step_slots_into_checked": lambda: env.step_slots_into_checked(
+            ids, current_actions(env)[:2], batch["state_id"][:2], None),
+    }
+    assert_rejected(env, calls[call], TypeError, "buffers must be a dict")
+
+
+def test_visible_event_history_has_a_named_bound():
+    limit = polyenv.vector_env.MAX_VISIBLE_EVENT_HISTORY
+    assert limit == polyenv._core.MAX_VISIBLE_EVENT_HISTORY == 1024
+    for k in (limit + 1, 2 ** 31 - 1):
+        with pytest.raises(ValueError, match="MAX_VISIBLE_EVENT_HISTORY"):
+            VectorGameEnv(1, map_size=8, visible_event_history=k)
+    with VectorGameEnv(1, map_size=8, visible_event_history=limit) as e:
+        assert e.visible_event_history == limit

@@ -70,9 +70,13 @@ bool can_build(const GameState& s, int city, int tile, int building) {
 }
 
 void apply_build(GameState& s, int city, int tile, int building) {
+  s.players[s.cities[city].owner].stars -= kBuildings[building].cost;
+  place_building(s, city, tile, building);
+}
+
+void place_building(GameState& s, int city, int tile, int building) {
   const int player = s.cities[city].owner;
   Player& p = s.players[player];
-  p.stars -= kBuildings[building].cost;
   Tile& t = s.tiles[tile];
   t.building = int8_t(building);
   t.resource = kNoResource;

@@ -43,6 +43,13 @@ Level parse_level_csv(std::string_view text);
 // Writes a level in the CSV format (inverse of parse_level_csv).
 std::string level_to_csv(const Level& level);
 
+// The one player-count rule of every entry point (generated maps, levels, blank
+// boards, vector envs): kMinPlayers..kMaxPlayers (2..16). The single exception
+// is `single_tribe_level`: a level with exactly one capital played with its own
+// tribe (Tribes' MinimalLevel, the RULES.md §1.3/§13 reference position).
+// Throws InvalidArgument.
+void check_player_count(int players, bool single_tribe_level = false);
+
 // Sets `s` to the start of a game on `level`. cfg.tribes, when non-empty,
 // replaces the level's tribe keys (count must match). Throws InvalidArgument.
 void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_t seed);
@@ -126,14 +133,19 @@ namespace polyenv {
 // ---- scenario editing (scenario.cpp). Each validates first and throws
 // InvalidArgument without changing anything.
 void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, int terrain, GameMode mode,
-                int max_turns, uint64_t seed, bool revealed = true);
+                int max_turns, uint64_t seed, bool revealed = true, bool full_observability = false);
 void edit_set_terrain(GameState& s, int tile, int terrain);
 void edit_set_resource(GameState& s, int tile, int resource);
 // Returns the unit's slot.
 int edit_place_unit(GameState& s, int player, int type, int tile, int hp, bool veteran, int kills, int status,
                     int carried_type);
 void edit_place_city(GameState& s, int player, int tile, int level, int population, bool walls, bool capital);
-void edit_set_building(GameState& s, int tile, int building);
+// with_effects: placed as the build action places it (population, adjacency
+// bonuses, score; no star cost, no tech or adjacency requirement) on a tile
+// without a building; otherwise a bare tile (no effect at all).
+void edit_set_building(GameState& s, int tile, int building, bool with_effects = false);
+// Sets a city's population (in [-level, 1000]); a level-up becomes pending as in play.
+void edit_set_population(GameState& s, int tile, int population);
 void edit_set_road(GameState& s, int tile);
 void edit_grant_tech(GameState& s, int player, int tech);
 void edit_set_stars(GameState& s, int player, int stars);

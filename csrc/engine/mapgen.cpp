@@ -388,9 +388,7 @@ Level generate_level(int map_size, const std::vector<int8_t>& tribes, uint64_t s
   if (map_size < kMinMapSize || map_size > kMaxMapSize)
     throw InvalidArgument("map_size " + std::to_string(map_size) + " is outside [" + std::to_string(kMinMapSize) +
                           ", " + std::to_string(kMaxMapSize) + "]");
-  if (tribes.empty() || int(tribes.size()) > kMaxPlayers)
-    throw InvalidArgument("number of players " + std::to_string(tribes.size()) + " is outside [1, " +
-                          std::to_string(kMaxPlayers) + "]");
+  check_player_count(int(tribes.size()));
   for (int8_t t : tribes)
     if (t < 0 || t >= kNumTribes)
       throw InvalidArgument("tribe key " + std::to_string(int(t)) + " is outside [0, " +

@@ -58,6 +58,9 @@ int acting_city_for_tile(const GameState& s, int tile);
 bool can_build(const GameState& s, int city, int tile, int building);
 bool can_tile_action(const GameState& s, int city, int tile, int kind);
 void apply_build(GameState& s, int city, int tile, int building);
+// apply_build without the payment: the building and all its effects (population,
+// adjacency bonuses such as the Customs House income, score, Lumber Hut terrain).
+void place_building(GameState& s, int city, int tile, int building);
 void apply_tile_action(GameState& s, int city, int tile, int kind);
 bool can_spawn(const GameState& s, int city, int unit_type);
 void apply_level_up(GameState& s, int option);

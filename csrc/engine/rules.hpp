@@ -7,6 +7,7 @@
 namespace polyenv {
 
 // ---------------------------------------------------------------- limits
+inline constexpr int kMinPlayers = 2;
 inline constexpr int kMaxPlayers = 16;
 inline constexpr int kMinMapSize = 4;
 inline constexpr int kMaxMapSize = 40;

@@ -32,12 +32,13 @@ void refresh(GameState& s) {
 }  // namespace
 
 void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, int terrain, GameMode mode,
-                int max_turns, uint64_t seed, bool revealed) {
+                int max_turns, uint64_t seed, bool revealed, bool full_observability) {
   if (map_size < kMinMapSize || map_size > kMaxMapSize) {
     fail("map_size " + std::to_string(map_size) + " is outside [" + std::to_string(kMinMapSize) + ", " +
          std::to_string(kMaxMapSize) + "]");
   }
-  if (tribes.empty() || int(tribes.size()) > kMaxPlayers) fail("a game needs 1 to 16 players");
+  check_player_count(int(tribes.size()));
+  if (full_observability && !revealed) fail("a fully observable board has every tile revealed (revealed=False)");
   if (max_turns > kMaxTurnLimit) fail("max_turns " + std::to_string(max_turns) + " is above " + std::to_string(kMaxTurnLimit));
   for (int8_t t : tribes) if (t < 0 || t >= kNumTribes) fail("tribe key " + std::to_string(t) + " is outside [0, 11]");
   if (terrain < 0 || terrain >= kNumTerrains || terrain == kCity || terrain == kVillage) {
@@ -49,6 +50,7 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
   b.num_tiles = int16_t(map_size * map_size);
   b.mode = mode;
   b.auto_end_turn = 0;
+  b.full_observability = full_observability;
   b.turn_limit = int16_t(max_turns >= 0 ? max_turns : mode == kScore ? kScoreTurnLimit : kCapitalsTurnLimit);
   uint64_t mix = seed;
   b.rng.seed(splitmix64(mix), splitmix64(mix));
@@ -148,7 +150,7 @@ void edit_place_city(GameState& s, int player, int tile, int level, int populati
   refresh(s);
 }
 
-void edit_set_building(GameState& s, int tile, int building) {
+void edit_set_building(GameState& s, int tile, int building, bool with_effects) {
   check_tile(s, tile);
   if (building < 0 || building >= kNumBuildings) fail("building " + std::to_string(building) + " is unknown");
   Tile& t = s.tiles[tile];
@@ -156,6 +158,12 @@ void edit_set_building(GameState& s, int tile, int building) {
     fail(std::string(kBuildings[building].name) + " cannot stand on " + kTerrainNames[t.terrain]);
   }
   if (t.city < 0) fail("a building needs a tile inside a city's territory");
+  if (with_effects) {
+    if (t.building != kNoBuilding) fail("with_effects needs a tile without a building");
+    place_building(s, t.city, tile, building);
+    refresh(s);
+    return;
+  }
   t.building = int8_t(building);
   t.resource = kNoResource;
   touch_moves(s);
@@ -163,6 +171,16 @@ void edit_set_building(GameState& s, int tile, int building) {
   t.temple_turns = 0;
   if (is_monument(building)) s.players[s.cities[t.city].owner].monuments_built |= uint8_t(1u << (building - kFirstMonument));
   if (building == kPort) update_trade_network(s, s.cities[t.city].owner);
+  refresh(s);
+}
+
+void edit_set_population(GameState& s, int tile, int population) {
+  check_tile(s, tile);
+  if (s.tiles[tile].terrain != kCity) fail("tile " + std::to_string(tile) + " is not a city centre");
+  const int city = s.tiles[tile].city;
+  const int level = s.cities[city].level;
+  if (population < -level || population > 1000) fail("population must be in [-level, 1000]");
+  add_population(s, city, population - s.cities[city].population);
   refresh(s);
 }
 

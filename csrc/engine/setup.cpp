@@ -7,7 +7,7 @@ namespace polyenv {
 
 namespace {
 
-void validate(const Level& level, const std::vector<int8_t>& tribes) {
+void validate(const Level& level, const std::vector<int8_t>& tribes, bool own_tribes) {
   const int n = level.size;
   if (n < kMinMapSize || n > kMaxMapSize) {
     throw InvalidArgument("map size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
@@ -16,10 +16,7 @@ void validate(const Level& level, const std::vector<int8_t>& tribes) {
   if (int(level.terrain.size()) != n * n || int(level.resource.size()) != n * n) {
     throw InvalidArgument("level grids do not match its size");
   }
-  if (tribes.empty() || int(tribes.size()) > kMaxPlayers) {
-    throw InvalidArgument("a game needs 1 to " + std::to_string(kMaxPlayers) + " players, got " +
-                          std::to_string(tribes.size()));
-  }
+  check_player_count(int(tribes.size()), own_tribes && level.capital_tiles.size() == 1);
   if (tribes.size() != level.capital_tiles.size()) {
     throw InvalidArgument("the level has " + std::to_string(level.capital_tiles.size()) + " capitals but " +
                           std::to_string(tribes.size()) + " players were given");
@@ -34,9 +31,17 @@ void validate(const Level& level, const std::vector<int8_t>& tribes) {
 
 }  // namespace
 
+void check_player_count(int players, bool single_tribe_level) {
+  if (players == 1 && single_tribe_level) return;
+  if (players < kMinPlayers || players > kMaxPlayers) {
+    throw InvalidArgument("a game needs " + std::to_string(kMinPlayers) + " to " + std::to_string(kMaxPlayers) +
+                          " players, got " + std::to_string(players));
+  }
+}
+
 void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_t seed) {
   const std::vector<int8_t>& tribes = cfg.tribes.empty() ? level.capital_tribes : cfg.tribes;
-  validate(level, tribes);
+  validate(level, tribes, cfg.tribes.empty());
   if (cfg.max_turns > kMaxTurnLimit) {
     throw InvalidArgument("max_turns " + std::to_string(cfg.max_turns) + " is above " + std::to_string(kMaxTurnLimit));
   }

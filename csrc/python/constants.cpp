@@ -1,6 +1,7 @@
 // Name tables and layout constants exported to Python.
 #include "../encode/encode.hpp"
 #include "../engine/events.hpp"
+#include "../vector/vector_env.hpp"
 #include "bindings.hpp"
 
 namespace polyenv::python {
@@ -41,6 +42,7 @@ void init_constants(py::module_& m) {
   m.attr("MAX_MAP_SIZE") = kMaxMapSize;
   m.attr("MAX_PLAYERS") = kMaxPlayers;
   m.attr("MAX_STARS") = kMaxStars;
+  m.attr("MAX_VISIBLE_EVENT_HISTORY") = kMaxEventHistory;
 
   py::dict unit_stats;
   for (size_t i = 0; i < kUnits.size(); ++i) {

@@ -19,12 +19,6 @@ namespace polyenv::python {
 
 namespace {
 
-void check_players(const std::vector<int8_t>& tribes) {
-  if (tribes.size() < 1 || tribes.size() > size_t(kMaxPlayers)) {
-    throw InvalidArgument("players must name 1 to 16 tribes, got " + std::to_string(tribes.size()));
-  }
-}
-
 GameConfig make_config(int map_size, const std::vector<int8_t>& tribes, int mode, int max_turns, bool full_obs) {
   if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
   if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
@@ -298,7 +292,6 @@ void init_game(py::module_& m) {
   py::class_<Game>(m, "Game", "Native game (use polyenv.GameEnv)")
       .def_static("generated", [](int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs,
                                   bool auto_end, uint64_t seed) {
-        check_players(tribes);
         auto g = std::make_unique<Game>();
         g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
         g->state.auto_end_turn = auto_end;
@@ -318,13 +311,12 @@ void init_game(py::module_& m) {
         return g;
       })
       .def_static("blank", [](int map_size, std::vector<int8_t> tribes, int terrain, int mode, int max_turns,
-                              uint64_t seed, bool revealed) {
-        check_players(tribes);
+                              uint64_t seed, bool revealed, bool full_obs) {
         auto g = std::make_unique<Game>();
         g->source = Source::kBlank;
         g->blank_terrain = terrain;
         g->blank_revealed = revealed;
-        g->config = make_config(map_size, tribes, mode, max_turns, false);
+        g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
         g->legal.resize(4096);
         g->new_episode(seed);
         return g;
@@ -564,7 +556,11 @@ void init_game(py::module_& m) {
         edit_place_city(g.state, player, t, level, pop, walls, capital);
         g.touched();
       })
-      .def("set_building", [](Game& g, int t, int b) { GameLock lock(g); edit_set_building(g.state, t, b); g.touched(); })
+      .def("set_building", [](Game& g, int t, int b, bool with_effects) { GameLock lock(g);
+        edit_set_building(g.state, t, b, with_effects);
+        g.touched();
+      })
+      .def("set_population", [](Game& g, int t, int pop) { GameLock lock(g); edit_set_population(g.state, t, pop); g.touched(); })
       .def("set_road", [](Game& g, int t) { GameLock lock(g); edit_set_road(g.state, t); g.touched(); })
       .def("grant_tech", [](Game& g, int p, int tech) { GameLock lock(g); edit_grant_tech(g.state, p, tech); g.touched(); })
       .def("set_stars", [](Game& g, int p, int n) { GameLock lock(g); edit_set_stars(g.state, p, n); g.touched(); })

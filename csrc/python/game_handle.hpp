@@ -76,7 +76,7 @@ struct Game {
       case Source::kLevel: setup_game(state, level, config, seed); break;
       case Source::kBlank:
         blank_game(state, config.map_size, config.tribes, blank_terrain, config.mode, config.max_turns, seed,
-                   blank_revealed);
+                   blank_revealed, config.full_observability);
         break;
     }
     episode_id = next_opaque_id();

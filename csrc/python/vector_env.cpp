@@ -167,9 +167,10 @@ void init_vector(py::module_& m) {
       .def("observe", [](VectorEnv& env, const py::object& env_ids, const py::object& buffers) {
         py::array ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
         Outputs out = outputs_for(env, int(ids.shape(0)), buffers);
+        const IndexSpan id_span = index_span(ids);  // reads the dtype (a Python object): needs the GIL
         {
           py::gil_scoped_release release;
-          env.observe(index_span(ids), out.view);
+          env.observe(id_span, out.view);
         }
         return result(out, buffers);
       }, py::arg("env_ids"), py::arg("buffers"))

@@ -18,16 +18,17 @@ VectorConfig checked(const VectorConfig& cfg) {
   if (cfg.num_envs < 1) fail("num_envs must be >= 1, got " + std::to_string(cfg.num_envs));
   if (cfg.num_threads < 1) fail("num_threads must be >= 1, got " + std::to_string(cfg.num_threads));
   if (cfg.max_actions < 1) fail("max_actions must be >= 1, got " + std::to_string(cfg.max_actions));
-  if (cfg.history < 0) fail("visible_event_history must be >= 0, got " + std::to_string(cfg.history));
+  if (cfg.history < 0 || cfg.history > kMaxEventHistory) {
+    fail("visible_event_history must be in [0, MAX_VISIBLE_EVENT_HISTORY=" + std::to_string(kMaxEventHistory) +
+         "], got " + std::to_string(cfg.history));
+  }
   const int n = cfg.game.map_size;
   if (n < kMinMapSize || n > kMaxMapSize) {
     fail("map_size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
          std::to_string(kMaxMapSize) + "]");
   }
   const int players = int(cfg.game.tribes.size());
-  if (players < 1 || players > kMaxPlayers) {
-    fail("players must name 1 to " + std::to_string(kMaxPlayers) + " tribes, got " + std::to_string(players));
-  }
+  check_player_count(players);
   const uint32_t all = players >= 32 ? ~0u : (1u << players) - 1u;
   if (cfg.opponent < 0) {
     if (cfg.opponent != -1 || cfg.learner_seats != 0) fail("learner_seats needs an opponent");

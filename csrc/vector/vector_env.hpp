@@ -44,6 +44,10 @@
 
 namespace polyenv {
 
+// Upper bound of visible_event_history (K): a model's input window, not a replay
+// log; the rings hold players * (K + 1) records per environment.
+inline constexpr int kMaxEventHistory = 1024;
+
 struct VectorConfig {
   int num_envs = 1;
   uint64_t seed = 0;
@@ -51,7 +55,7 @@ struct VectorConfig {
   int num_threads = 1;          // the calling thread included
   int max_actions = 512;        // Amax >= 1
   bool auto_reset = true;
-  int history = 0;              // K, visible events kept per player
+  int history = 0;              // K, visible events kept per player, <= kMaxEventHistory
   bool combat_preview = false;
   bool keep_terminal_observation = false;
   int opponent = -1;            // -1: self-play; else a BotSpec kind playing every non-learner seat

@@ -46,8 +46,9 @@ the step (the learner's action and the opponents' turns that follow), so the
 shaping of an episode sums to the change of the score margin since reset.
 
 **Invalid actions** (in the action space but not a represented legal action):
-``"raise"`` -> ``ValueError`` and nothing changes; ``"end_turn"`` -> End Turn is
-played instead (the first legal action while a level-up choice is pending);
+``"end_turn"`` (default) -> End Turn is played instead (the first legal action
+while a level-up choice is pending); ``"raise"`` -> ``ValueError`` and nothing
+changes;
 ``"penalty"`` -> nothing is played, the reward is ``invalid_action_penalty``.
 ``info["invalid_action"]`` tells which steps were invalid. Values outside the
 action space always raise ``ValueError``.
@@ -63,7 +64,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .. import bots
+from .. import _validate as _v, bots
 from .._botspec import is_bot
 from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS,
                       UNIT_TYPES, resolve_tribes)
@@ -298,7 +299,7 @@ class TribesEnv(gym.Env):
             (same board size and players); None generates maps.
         level_selection: ``"round_robin"`` or ``"seeded_random"`` (reproducible from the reset seed).
         reward: ``"terminal"`` or ``"score_delta"``.
-        invalid_action: ``"raise"``, ``"end_turn"`` or ``"penalty"``;
+        invalid_action: ``"end_turn"`` (default), ``"raise"`` or ``"penalty"``;
             invalid_action_penalty: the reward of a penalised step.
         info_mode: ``"fast"`` or ``"debug"`` (adds descriptions of the legal
             actions, the level path, the scores and the episode seed).
@@ -316,13 +317,14 @@ class TribesEnv(gym.Env):
     def __init__(self, map_size: int | None = None, players=None, opponent: str | Callable | None = "random",
                  learner_seat: int | str = 0, mode: str = "capitals", max_turns: int | None = None,
                  action_mode: str = "global", max_actions: int = 512, levels=None,
-                 level_selection: str = "round_robin", reward: str = "terminal", invalid_action: str = "raise",
+                 level_selection: str = "round_robin", reward: str = "terminal", invalid_action: str = "end_turn",
                  invalid_action_penalty: float = -0.1, info_mode: str = "fast", render_mode: str | None = None,
                  full_observability: bool = False, observation_format: str = "dict", render_tile_px: int = 32):
         super().__init__()
         self._level_texts, self._level_paths = load_level_pool(levels) if levels is not None else ([], [])
         self._tribes = resolve_tribes(players, bool(self._level_texts))
-        self._options = dict(mode=mode, max_turns=max_turns, full_observability=bool(full_observability))
+        self._options = dict(mode=mode, max_turns=max_turns,
+                             full_observability=_v.boolean(full_observability, "full_observability"))
         if self._level_texts:
             first = self._make_game(0, 0)
             for i in range(1, len(self._level_texts)):  # every level is parsed now, so errors come early

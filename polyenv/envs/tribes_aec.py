@@ -98,6 +98,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .. import _validate as _v
 from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..flat import FlatEncoder
 from ..render import render_frame
@@ -183,7 +184,8 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"max_cycles must be None or an integer >= 1, got {max_cycles!r}")
         self.render_mode = render_mode
         self.max_cycles = None if max_cycles is None else int(max_cycles)
-        self._options = dict(mode=mode, max_turns=max_turns, full_observability=bool(full_observability))
+        self._options = dict(mode=mode, max_turns=max_turns,
+                             full_observability=_v.boolean(full_observability, "full_observability"))
         self._levels = self._load_levels(levels)
         self._tribes = resolve_tribes(players, bool(self._levels), default_count=4)
         self._next_seed: int | None = None
@@ -254,7 +256,9 @@ class raw_env(AECEnv, EzPickle):
         """Starts a new game: ``seed``, or the previous seed + 1 (a random seed the first time)."""
         if seed is None:
             seed = self._next_seed if self._next_seed is not None else int(np.random.SeedSequence().entropy % 2**63)
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        if not _v.is_integer(seed):
+            raise _v.ArgumentTypeError(f"seed must be None or an integer >= 0, got {seed!r}")
+        if seed < 0:
             raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
         seed = int(seed) % 2**64
         self._next_seed = (seed + 1) % 2**64
@@ -349,6 +353,9 @@ class raw_env(AECEnv, EzPickle):
         Raises ValueError for an illegal id (nothing changes).
         """
         agent = self.agent_selection
+        if agent not in self.terminations:  # None before the first reset(); stale once every agent is done
+            raise RuntimeError("step() needs a game in progress: call reset() first"
+                               + (" (every agent is done)" if agent is not None else ""))
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)  # removes the agent, clears every reward
             self._rewards_dirty = False

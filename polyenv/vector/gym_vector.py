@@ -50,6 +50,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import _core
+from .. import _validate as _v
 from ..envs.gym_env import check_common_kwargs, flat_encoder, observation_space, resolve_tribes
 from ..game_env import GameEnv
 from ..vector_env import VectorGameEnv
@@ -100,7 +101,7 @@ class TribesVectorEnv(VectorEnv):
     def __init__(self, num_envs: int = 1, map_size: int | None = None, players=None, opponent="random",
                  learner_seat=0, mode: str = "capitals", max_turns: int | None = None, action_mode: str = "global",
                  max_actions: int = 512, levels=None, level_selection: str = "round_robin", reward: str = "terminal",
-                 invalid_action: str = "raise", invalid_action_penalty: float = -0.1, info_mode: str = "fast",
+                 invalid_action: str = "end_turn", invalid_action_penalty: float = -0.1, info_mode: str = "fast",
                  render_mode: str | None = None, full_observability: bool = False, num_threads: int | None = None,
                  copy: bool = True, max_episode_steps: int | None = None, seed: int | None = None,
                  autoreset: bool = True, observation_format: str = "dict"):
@@ -132,8 +133,8 @@ class TribesVectorEnv(VectorEnv):
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
         self.max_actions, self.reward_mode, self.info_mode = int(max_actions), reward, info_mode
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
-        self.render_mode, self.copy = render_mode, bool(copy)
-        self.autoreset = bool(autoreset)
+        self.render_mode, self.copy = render_mode, _v.boolean(copy, "copy")
+        self.autoreset = _v.boolean(autoreset, "autoreset")
         # Gymnasium's vector envs (and wrappers such as TorchRL's GymWrapper) read the mode from the instance.
         self.autoreset_mode = AutoresetMode.SAME_STEP if self.autoreset else AutoresetMode.DISABLED
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
@@ -142,7 +143,7 @@ class TribesVectorEnv(VectorEnv):
         self.action_space_fingerprint = probe.action_space_fingerprint
         self.turn_limit = probe.turn_limit
         self._native = VectorGameEnv(
-            num_envs=self.num_envs, seed=int(seed), map_size=probe.map_size, players=tribes, num_threads=num_threads,
+            num_envs=self.num_envs, seed=seed, map_size=probe.map_size, players=tribes, num_threads=num_threads,
             max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)

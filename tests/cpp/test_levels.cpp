@@ -298,8 +298,9 @@ void test_generator() {
   expect_throw(7, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, "map_size 7 is too small for 10 players");
   expect_throw(41, {0, 1}, "map_size 41");
   expect_throw(11, {0, 12}, "tribe key 12");
-  expect_throw(11, {}, "number of players 0");
-  expect_throw(24, std::vector<int8_t>(17, 0), "number of players 17");
+  expect_throw(11, {}, "2 to 16 players, got 0");
+  expect_throw(11, {0}, "2 to 16 players, got 1");
+  expect_throw(24, std::vector<int8_t>(17, 0), "2 to 16 players, got 17");
 }
 
 }  // namespace
