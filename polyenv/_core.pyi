@@ -6,8 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'BOT_NAMES', 'BUILDINGS', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -26,11 +25,11 @@ class Game:
         ...
     def check_invariants(self) -> str:
         ...
+    def checked_playout(self, arg0: typing.SupportsInt | typing.SupportsIndex, arg1: typing.SupportsInt | typing.SupportsIndex) -> int:
+        ...
     def city_at(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> typing.Any:
         ...
     def clone(self) -> Game:
-        ...
-    def checked_playout(self, arg0: typing.SupportsInt | typing.SupportsIndex, arg1: typing.SupportsInt | typing.SupportsIndex) -> int:
         ...
     def clone_benchmark(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> tuple[float, float]:
         ...
