@@ -465,12 +465,10 @@ def _sequence(value, name: str) -> list:
 def _restore(data: bytes, config: dict, journal: bytes | None = None) -> GameEnv:
     """Unpickling: rebuild from the construction arguments, then load the position and the journal."""
     config = dict(config)
-    if config.pop("blank", False):
-        env = GameEnv.blank(**config)
-    elif config.get("players") is None and config.get("level") is None:
+    if config.get("players") is None and config.get("level") is None and not config.get("blank"):
         env = GameEnv.from_bytes(data)  # a game restored from bytes: its source is the bytes
     else:
-        env = GameEnv(**config)
+        env = GameEnv.blank(**config) if config.pop("blank", False) else GameEnv(**config)
         env._game.load_bytes(data)
     if journal is not None:
         env._game.load_journal(journal)
