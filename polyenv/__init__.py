@@ -6,6 +6,7 @@ simulates it natively in C++ and exposes it as:
 * :class:`GameEnv` — one game (debugging, replays, search, scenario tests).
 * :class:`VectorGameEnv` — many games per call on a native worker pool (training).
 * :class:`MctsPool` — native batched PUCT search over many live games (self-play).
+* :class:`SelfPlayPool` — belief-rooted MCTS self-play under fog of war (submitted belief worlds).
 * :mod:`polyenv.bots` — the built-in ``random`` and ``greedy`` players.
 * ``gym.make("polyenv/Tribes-v0")`` and :mod:`polyenv.vector` — Gymnasium, the native
   Gymnasium ``VectorEnv`` and the stable-baselines3 adapter.
@@ -23,7 +24,7 @@ from ._names import (
 )
 from .game_env import GameEnv
 from .vector_env import StaleStateError, VectorGameEnv
-from .selfplay import MctsPool
+from .selfplay import MctsPool, SelfPlayPool
 from . import bots  # noqa: E402  (built-in bots: polyenv.bots.play(game, "greedy"))
 from .envs import registration as _gym_registration  # noqa: E402,F401  (registers "polyenv/Tribes-v0" with Gymnasium)
 
@@ -40,7 +41,7 @@ UNIT_STATS: dict = _core.UNIT_STATS
 __version__ = "0.1.0"
 
 __all__ = [
-    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "MctsPool",
+    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "MctsPool", "SelfPlayPool",
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",

@@ -12,4 +12,5 @@ PYBIND11_MODULE(_core, m) {
   polyenv::python::init_vector(m);
   polyenv::python::init_masks(m);
   polyenv::python::init_mcts_pool(m);
+  polyenv::python::init_selfplay_pool(m);
 }
