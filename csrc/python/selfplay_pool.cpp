@@ -173,6 +173,17 @@ void init_selfplay_pool(py::module_& m) {
         }
         return py::make_tuple(count, result(out, buffers));
       }, py::arg("max_leaves"), py::arg("buffers"))
+      .def("_load_state", [](SelfPlayPool& p, int env, const py::bytes& data, std::optional<uint64_t> rng_seed) {
+        GameState s;
+        deserialize(s, std::string(data));
+        if (rng_seed) {
+          uint64_t x = *rng_seed;
+          s.rng.seed(splitmix64(x), splitmix64(x));
+        }
+        py::gil_scoped_release release;
+        p.load_live_state(env, s);
+      }, py::arg("env"), py::arg("data"), py::arg("rng_seed") = py::none(),
+         "Tests: replace a live game by a serialized state (optionally reseeding its random stream)")
       .def("_belief_digest", [](SelfPlayPool& p) {
         py::gil_scoped_release release;
         return p.belief_digest();

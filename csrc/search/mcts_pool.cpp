@@ -559,6 +559,23 @@ void MctsPool::observe(const FieldView& out) {
   }
 }
 
+void MctsPool::load_live_state(int env, const GameState& s) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  check_usable();
+  if (env < 0 || env >= cfg_.num_envs) throw InvalidArgument("env " + std::to_string(env) + " is out of range");
+  Game& g = games_[size_t(env)];
+  if (g.pending > 0) throw PendingLeaves("tree " + std::to_string(env) + " has pending leaves");
+  if (s.map_size != cfg_.game.map_size || s.num_players != num_players()) {
+    throw InvalidArgument("the state's map size or player count differs from the pool's");
+  }
+  g.state = s;
+  g.observer = s.current_player;
+  g.legal_complete = false;
+  g.legal.clear();
+  g.state_id = next_opaque_id();
+  root_tree(g, env);
+}
+
 void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();

@@ -108,6 +108,9 @@ class MctsPool {
   uint64_t live_episode_id(int env) const { return games_[size_t(env)].episode_id; }
   int live_observer(int env) const { return games_[size_t(env)].observer; }
   int live_pending(int env) const { return games_[size_t(env)].pending; }
+  // Tests: replaces game env's live state (new state id, tree rooted in it).
+  // PendingLeaves while that tree has pending leaves.
+  void load_live_state(int env, const GameState& s);
   void check_open() const { check_usable(); }
   // The shared worker pool (one phase at a time: use it under lock()).
   WorkerPool& workers() { return pool_; }
