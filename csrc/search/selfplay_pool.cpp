@@ -201,8 +201,14 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
             if (problem.empty() && p == actor) {
               const int n_world = legal_actions(target, world_ids.data(), A);
               if (n_world != n_live || !std::equal(live_ids.begin(), live_ids.begin() + n_live, world_ids.begin())) {
+                // Name the first difference (both lists are ascending).
+                int j = 0;
+                while (j < n_live && j < n_world && live_ids[size_t(j)] == world_ids[size_t(j)]) ++j;
+                const bool extra = j < n_world && (j >= n_live || world_ids[size_t(j)] < live_ids[size_t(j)]);
+                const int32_t id = extra ? world_ids[size_t(j)] : live_ids[size_t(j)];
                 problem = "the hypothesis changes the actor's legal root action set (" + std::to_string(n_world) +
-                          " legal actions vs " + std::to_string(n_live) + " live)";
+                          " legal actions vs " + std::to_string(n_live) + " live; action " + std::to_string(id) +
+                          (extra ? " is legal only in the hypothesis)" : " is legal only in the live game)");
               }
             }
             if (p == actor && k == root_k) seeds_[size_t(env)] = seed;
