@@ -222,6 +222,17 @@ def test_hidden_content_and_rng_never_reach_the_search(players, moves):
     sa, sb = a.search_stats(), b.search_stats()
     for key in sa:
         assert np.array_equal(sa[key], sb[key]), key
+    if len(players) == 4:
+        # The check has power: the same hidden difference, carried by the beliefs, changes the search.
+        a.abort_search()
+        b.abort_search()
+        c, d = _twin_pools(players, moves, seed=33)[2]
+        pc, pd = c.all_player_belief_requests(), d.all_player_belief_requests()
+        c.submit_beliefs(pc["state_id"], truth_beliefs([env], pc, particles=2))
+        d.submit_beliefs(pd["state_id"], truth_beliefs([twin], pd, particles=2))
+        search(c, 12)
+        search(d, 12)
+        assert not np.array_equal(c.root_policy()["visit_count"], d.root_policy()["visit_count"])
 
 
 def test_legacy_root_form_and_into_calls_match_allocating_calls():
@@ -262,3 +273,19 @@ def test_constructor_arguments():
             SelfPlayPool(2, seed=1, map_size=8, **{"players": TWO, **bad})
     with pytest.raises(ValueError, match="not implemented"):
         SelfPlayPool(2, seed=1, map_size=8, players=TWO, visible_action_history=16)
+
+
+@pytest.mark.parametrize("players", [TWO, FOUR])
+def test_empty_world_completion_is_a_valid_hypothesis(players):
+    from polyenv.selfplay.beliefs import empty_world_completion
+    pool, req, envs = make(players, num_envs=4, map_size=11)
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        allp = pool.all_player_belief_requests()
+        beliefs = empty_world_completion(allp["map_tokens"][:, :, None], request=req)
+        visible = allp["map_tokens"][..., 0] == 1
+        assert np.array_equal(beliefs[:, :, 0][visible], allp["map_tokens"][visible])
+        assert np.array_equal(beliefs[..., 0][:, :, 0], allp["map_tokens"][..., 0])
+        pool.submit_beliefs(req["state_id"], beliefs)
+        search(pool, 2)
+        req = advance(pool, envs, rng)
