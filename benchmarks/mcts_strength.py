@@ -1,6 +1,6 @@
 """Win rate of the native MCTS bot against the greedy bot, with alternating seats.
 
-    PYTHONPATH=. python benchmarks/mcts_strength.py --games 200 --simulations 6000
+    PYTHONPATH=. python benchmarks/mcts_strength.py --games 200 --simulations 800
 
 Game i is ``GameEnv(seed=seed + i)`` (11x11, 2 players, Capitals); the MCTS bot
 plays seat ``i % 2``. The games run one after another on one core (the bots
@@ -49,7 +49,7 @@ def match(simulations: int, games: int, seed: int, map_size: int, progress: int 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=200)
-    p.add_argument("--simulations", type=int, nargs="+", default=[6000])
+    p.add_argument("--simulations", type=int, nargs="+", default=[800])
     p.add_argument("--map-size", type=int, default=11)
     p.add_argument("--seed", type=int, default=1000)
     p.add_argument("--eval", choices=EVALS, default="heuristic", help="leaf value")

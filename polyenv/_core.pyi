@@ -167,7 +167,7 @@ class VectorEnv:
     """
     Native vector of games (use polyenv.VectorGameEnv)
     """
-    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, auto_reset: bool, history: typing.SupportsInt | typing.SupportsIndex, combat_preview: bool, keep_terminal: bool, opponent: typing.SupportsInt | typing.SupportsIndex, learner_seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], score_reward_scale: typing.SupportsFloat | typing.SupportsIndex = 0.0, opponent_simulations: typing.SupportsInt | typing.SupportsIndex = 6000) -> None:
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, auto_reset: bool, history: typing.SupportsInt | typing.SupportsIndex, combat_preview: bool, keep_terminal: bool, opponent: typing.SupportsInt | typing.SupportsIndex, learner_seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], score_reward_scale: typing.SupportsFloat | typing.SupportsIndex = 0.0, opponent_simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> None:
         ...
     def _inject_fault(self, env_id: typing.SupportsInt | typing.SupportsIndex, message: str) -> None:
         ...
@@ -278,15 +278,15 @@ class MctsPool:
         ...
 def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex) -> int:
     ...
-def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 6000) -> int:
+def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """
     The action id the bot would play now (nothing is applied).
     """
-def bot_play(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 6000) -> int:
+def bot_play(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """
     Chooses and applies one action; returns its id.
     """
-def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 6000) -> int:
+def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """
     Plays the current player's turn to its end (or the game's); returns the number of actions.
     """
@@ -299,7 +299,7 @@ ACTION_FEATURE_NAMES: tuple = ('type_id', 'source_index', 'target_index', 'city'
 ACTION_KINDS: tuple = ('end_turn', 'research', 'level_up', 'declare_war', 'send_stars', 'build_road', 'spawn', 'build', 'gather', 'clear_forest', 'burn_forest', 'grow_forest', 'destroy', 'capture', 'recover', 'disband', 'examine', 'heal_others', 'make_veteran', 'upgrade', 'attack', 'convert', 'move')
 BOT_NAMES: tuple = ('random', 'greedy', 'mcts')
 BUILDINGS: tuple = ('farm', 'windmill', 'lumber_hut', 'sawmill', 'mine', 'forge', 'port', 'customs_house', 'temple', 'water_temple', 'forest_temple', 'mountain_temple', 'altar_of_peace', 'emperors_tomb', 'eye_of_god', 'gate_of_power', 'grand_bazaar', 'park_of_fortune', 'tower_of_wisdom')
-DEFAULT_MCTS_SIMULATIONS: int = 6000
+DEFAULT_MCTS_SIMULATIONS: int = 800
 LEVEL_UP_REWARDS: tuple = ('workshop', 'explorer', 'city_wall', 'resources', 'pop_growth', 'border_growth', 'park', 'super_unit')
 MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building', 'building_level', 'road', 'territory_owner', 'territory_city_tile', 'city_owner', 'city_level', 'city_population', 'city_flags', 'city_production', 'unit_owner', 'unit_type', 'unit_hp', 'unit_max_hp', 'unit_status', 'unit_flags', 'unit_kills', 'unit_carried_type', 'observed_unit_id', 'unit_home_city_tile')
 MAX_MAP_SIZE: int = 40

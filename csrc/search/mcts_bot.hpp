@@ -49,7 +49,7 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
 inline constexpr int kMctsBot = kNumBots;   // code after the engine's bots
 inline constexpr int kNumPlayers = kNumBots + 1;
 inline constexpr const char* kMctsBotName = "mcts";
-inline constexpr int kDefaultMctsSimulations = 6000;
+inline constexpr int kDefaultMctsSimulations = 800;
 
 struct BotSpec {
   int kind = kRandomBot;  // BotKind, or kMctsBot
