@@ -289,3 +289,20 @@ def test_empty_world_completion_is_a_valid_hypothesis(players):
         pool.submit_beliefs(req["state_id"], beliefs)
         search(pool, 2)
         req = advance(pool, envs, rng)
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    runs = []
+    for threads in (1, 2):
+        pool, req, envs = make(FOUR, num_envs=3, num_threads=threads, max_pending_leaves_per_tree=3)
+        rng = np.random.default_rng(5)
+        out = []
+        for _ in range(4):
+            pool.submit_beliefs(req["state_id"], truth_beliefs(envs, pool.all_player_belief_requests(), particles=2))
+            out += [b["map_tokens"].copy() for b in search(pool, 3)]
+            out.append(pool.root_policy()["visit_count"].copy())
+            req = advance(pool, envs, rng)
+        runs.append(out)
+    assert len(runs[0]) == len(runs[1])
+    for x, y in zip(*runs):
+        assert np.array_equal(x, y)
