@@ -306,3 +306,34 @@ def test_results_do_not_depend_on_the_thread_count():
     assert len(runs[0]) == len(runs[1])
     for x, y in zip(*runs):
         assert np.array_equal(x, y)
+
+
+def _truth_accepted_over_random_games(players, map_size, num_envs, moves, seed):
+    """Per-player truth completions are valid hypotheses in every position of random games
+    (uniform random legal moves reach captures, boats, roads, ...)."""
+    pool = SelfPlayPool(num_envs, seed=seed, map_size=map_size, players=players, num_threads=2, auto_reset=False)
+    req = pool.reset(seed=seed)
+    envs = mirror(seed, num_envs, map_size=map_size, players=players)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if all(e.game_over for e in envs):
+            break
+        pool.submit_beliefs(req["state_id"], truth_beliefs(envs, pool.all_player_belief_requests()))
+        actions = []
+        for e in envs:
+            legal = e.legal_actions() if not e.game_over else np.array([0])
+            actions.append(int(legal[rng.integers(len(legal))]))
+            if not e.game_over:
+                e.step(actions[-1])
+        req = pool.step(np.array(actions, np.int32))
+
+
+@pytest.mark.parametrize("players,map_size", [(TWO, 11), (FOUR, 12)])
+def test_truth_beliefs_are_accepted_over_random_games(players, map_size):
+    _truth_accepted_over_random_games(players, map_size, num_envs=4, moves=100, seed=50)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players,map_size", [(TWO, 11), (FOUR, 12)])
+def test_truth_beliefs_are_accepted_over_long_random_games(players, map_size):
+    _truth_accepted_over_random_games(players, map_size, num_envs=8, moves=400, seed=51)

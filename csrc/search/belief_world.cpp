@@ -152,6 +152,7 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
   for (int p = 0; p < P; ++p) {
     Player& pl = s.players[size_t(p)];
     pl.num_cities = 0;
+    pl.connected_cities = 0;
     if (p == me) continue;
     pl.alias_key = uint32_t(splitmix64(mix));
   }
@@ -201,6 +202,7 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     }
     city_at[size_t(t)] = int16_t(s.cities.size());
     s.players[size_t(owner)].num_cities++;
+    s.players[size_t(owner)].connected_cities += c.connected;
     s.cities.push_back(c);
   }
   if (s.players[size_t(me)].num_cities != int(k.own_cities.size())) {
@@ -215,7 +217,7 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     }
     if (ct < 0 || ct >= n || city_at[size_t(ct)] < 0) return at_tile(t) + "territory of a tile without a city";
     City& c = s.cities[size_t(city_at[size_t(ct)])];
-    if (o[kTerritoryOwner] < 1 || abs_owner(o[kTerritoryOwner]) != c.owner) {
+    if (o[kTerritoryOwner] < 1 || o[kTerritoryOwner] > P || abs_owner(o[kTerritoryOwner]) != c.owner) {
       return at_tile(t) + "territory owner differs from its city's owner";
     }
     s.tiles[size_t(t)].city = city_at[size_t(ct)];
@@ -245,6 +247,9 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     const int carried = o[kUnitCarried];
     if (is_naval(type) ? (carried < 0 || carried >= kNumUnitTypes || is_naval(carried)) : carried != -1) {
       return at_tile(t) + "bad carried unit type";
+    }
+    if (is_water(s.tiles[size_t(t)].terrain) != is_naval(type)) {
+      return at_tile(t) + (is_naval(type) ? "a boat on land" : "a land unit on water");
     }
     int home = -1;
     if (owner == me) {
