@@ -7,6 +7,7 @@ simulates it natively in C++ and exposes it as:
 * :class:`VectorGameEnv` — many games per call on a native worker pool (training).
 * :class:`RolloutBuffer` — [T, B] on-policy storage of VectorGameEnv steps (returns, GAE).
 * :class:`MctsPool` — native batched PUCT search over many live games (self-play).
+* :class:`SelfPlayPool` — belief-rooted MCTS self-play under fog of war (submitted belief worlds).
 * :mod:`polyenv.bots` — the built-in ``random``, ``greedy`` and ``mcts`` players.
 * ``gym.make("polyenv/Tribes-v0")`` and :mod:`polyenv.vector` — Gymnasium, the native
   Gymnasium ``VectorEnv`` and the stable-baselines3 adapter.
@@ -27,7 +28,7 @@ from ._validate import ArgumentTypeError
 from .game_env import GameEnv
 from .vector_env import StaleStateError, VectorGameEnv
 from .rollout import RolloutBuffer, RolloutBufferFullError, RolloutProtocolError
-from .selfplay import MctsPool
+from .selfplay import MctsPool, SelfPlayPool
 from . import bots  # noqa: E402  (built-in bots: polyenv.bots.play(game, "greedy"))
 from .envs import registration as _gym_registration  # noqa: E402,F401  (registers "polyenv/Tribes-v0" with Gymnasium)
 
@@ -46,8 +47,8 @@ MAX_STARS: int = _core.MAX_STARS
 __version__ = "0.1.0"
 
 __all__ = [
-    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "ArgumentTypeError", "MctsPool", "RolloutBuffer",
-    "RolloutBufferFullError", "RolloutProtocolError",
+    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "ArgumentTypeError", "MctsPool", "SelfPlayPool",
+    "RolloutBuffer", "RolloutBufferFullError", "RolloutProtocolError",
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",

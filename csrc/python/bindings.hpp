@@ -18,6 +18,7 @@ void init_vector(py::module_& m);
 void init_masks(py::module_& m);
 void init_flat(py::module_& m);
 void init_mcts_pool(py::module_& m);
+void init_selfplay_pool(py::module_& m);
 
 // A fresh C-contiguous NumPy array of the given shape.
 template <class T>

@@ -101,7 +101,7 @@ MctsPool::MctsPool(const MctsPoolConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.n
 MctsPool::~MctsPool() { close(); }
 
 void MctsPool::close() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (closed_) return;
   closed_ = true;
   pool_.close();
@@ -177,7 +177,7 @@ bool MctsPool::accepts(const Game& g, int32_t action) const {
 }
 
 void MctsPool::reset(const uint64_t* seed, const FieldView& out) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (closed_) throw std::runtime_error("this MctsPool is closed");
   if (seed) base_seed_ = *seed;
   for (Game& g : games_) g.episode_index = seed ? 0 : g.episode_index + 1;
@@ -209,7 +209,7 @@ void MctsPool::reset(const uint64_t* seed, const FieldView& out) {
 }
 
 void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids, const FieldView& out) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   const int B = cfg_.num_envs;
   if (actions.size != B) {
@@ -318,7 +318,7 @@ void MctsPool::select_in_tree(Game& g) {
 }
 
 int MctsPool::select_leaves(int capacity, const FieldView& out) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
   const int B = cfg_.num_envs, K = cfg_.max_pending_leaves;
@@ -422,7 +422,7 @@ void MctsPool::check_leaf_ids(const uint64_t* leaf_ids, int count) {
 }
 
 void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const float* logits, const float* values) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   const int P = num_players(), A = cfg_.max_actions;
   const int width = P == 2 ? 1 : P;
@@ -473,7 +473,7 @@ void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const floa
 }
 
 void MctsPool::cancel_leaves(const uint64_t* leaf_ids, int count) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   check_leaf_ids(leaf_ids, count);
   for (int i = 0; i < count; ++i) {
@@ -487,7 +487,7 @@ void MctsPool::cancel_leaves(const uint64_t* leaf_ids, int count) {
 }
 
 void MctsPool::abort_search() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   for (Game& g : games_) {
     for (Slot& slot : g.slots) {
@@ -500,7 +500,7 @@ void MctsPool::abort_search() {
 }
 
 void MctsPool::root_policy(double temperature, const FieldView& out) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   if (!(temperature >= 0) || std::isinf(temperature)) {
     throw InvalidArgument("temperature must be finite and >= 0, got " + std::to_string(temperature));
@@ -549,8 +549,51 @@ void MctsPool::root_policy(double temperature, const FieldView& out) {
   });
 }
 
+void MctsPool::observe(const FieldView& out) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  check_usable();
+  run_games([&](Game& g, int env) { write_live_row(g, env, out); });
+  for (int env = 0; env < cfg_.num_envs; ++env) {
+    *out.at<uint64_t>(kLStateId, env) = games_[size_t(env)].state_id;
+    *out.at<uint64_t>(kLEpisodeId, env) = games_[size_t(env)].episode_id;
+  }
+}
+
+void MctsPool::load_live_state(int env, const GameState& s) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  check_usable();
+  if (env < 0 || env >= cfg_.num_envs) throw InvalidArgument("env " + std::to_string(env) + " is out of range");
+  Game& g = games_[size_t(env)];
+  if (g.pending > 0) throw PendingLeaves("tree " + std::to_string(env) + " has pending leaves");
+  if (s.map_size != cfg_.game.map_size || s.num_players != num_players()) {
+    throw InvalidArgument("the state's map size or player count differs from the pool's");
+  }
+  g.state = s;
+  g.observer = s.current_player;
+  g.legal_complete = false;
+  g.legal.clear();
+  g.state_id = next_opaque_id();
+  root_tree(g, env);
+}
+
+void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  check_usable();
+  for (int i = 0; i < cfg_.num_envs; ++i) {
+    if (games_[size_t(i)].pending > 0) {
+      throw PendingLeaves("tree " + std::to_string(i) + " has pending leaves: back them up, cancel_leaves() or "
+                          "abort_search() before submitting beliefs");
+    }
+  }
+  run_games([&](Game& g, int env) {
+    g.tree.reset(roots[env], seeds[env], cfg_.search);
+    for (Slot& s : g.slots) s.id = 0;
+    g.pending = 0;
+  });
+}
+
 std::vector<int32_t> MctsPool::leaf_actions(uint64_t leaf_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   check_leaf_ids(&leaf_id, 1);
   const uint64_t low = leaf_id & ((uint64_t(1) << kSlotBits) - 1);
@@ -561,7 +604,7 @@ std::vector<int32_t> MctsPool::leaf_actions(uint64_t leaf_id) {
 }
 
 std::vector<TreeStats> MctsPool::search_stats() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (closed_) throw std::runtime_error("this MctsPool is closed");
   std::vector<TreeStats> out(games_.size());
   for (size_t t = 0; t < games_.size(); ++t) {
@@ -573,7 +616,7 @@ std::vector<TreeStats> MctsPool::search_stats() {
 }
 
 std::array<int64_t, 3> MctsPool::timing() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   std::array<int64_t, 3> t{};
   for (const Game& g : games_) {
     t[0] += g.select_ns;
@@ -584,7 +627,7 @@ std::array<int64_t, 3> MctsPool::timing() {
 }
 
 uint64_t MctsPool::state_digest() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (closed_) throw std::runtime_error("this MctsPool is closed");
   Fnv h;
   h.add(base_seed_);

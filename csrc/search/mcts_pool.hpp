@@ -95,6 +95,27 @@ class MctsPool {
   void close();
   bool closed() const { return closed_.load(); }
 
+  // ---- hooks for pools that root the trees elsewhere (SelfPlayPool)
+  // Writes every game's live row (model fields, env_id, to_play, state/episode
+  // ids) without changing a game; the step-result fields are left untouched.
+  void observe(const FieldView& out);
+  // Roots tree i in roots[i] with chance seed seeds[i] (SearchTree::reset).
+  // Raises PendingLeaves while any leaf is pending; the caller validated the roots.
+  void set_roots(const GameState* roots, const uint64_t* seeds);
+  // Read access to the live games for such a pool (call under its own lock).
+  const GameState& live_state(int env) const { return games_[size_t(env)].state; }
+  uint64_t live_state_id(int env) const { return games_[size_t(env)].state_id; }
+  uint64_t live_episode_id(int env) const { return games_[size_t(env)].episode_id; }
+  int live_observer(int env) const { return games_[size_t(env)].observer; }
+  int live_pending(int env) const { return games_[size_t(env)].pending; }
+  // Tests: replaces game env's live state (new state id, tree rooted in it).
+  // PendingLeaves while that tree has pending leaves.
+  void load_live_state(int env, const GameState& s);
+  void check_open() const { check_usable(); }
+  // The shared worker pool (one phase at a time: use it under lock()).
+  WorkerPool& workers() { return pool_; }
+  std::recursive_mutex& lock() { return mutex_; }
+
  private:
   struct Slot {
     uint64_t id = 0;   // 0: free
@@ -150,7 +171,7 @@ class MctsPool {
   std::vector<std::vector<int32_t>> by_tree_;  // backup scratch: leaf rows per tree
   std::vector<uint32_t> seen_;        // duplicate-id check, one stamp per slot
   uint32_t seen_stamp_ = 0;
-  std::mutex mutex_;
+  std::recursive_mutex mutex_;  // recursive: a derived pool holds it across several calls
   std::atomic<bool> closed_{false};
   std::string broken_;
   WorkerPool pool_;

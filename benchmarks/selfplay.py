@@ -1,0 +1,122 @@
+"""SelfPlayPool throughput with NumPy stand-in models (seed 002 / issue 15).
+
+For each configuration (default: B=256, K=4, 11x11 2 players and 16x16 4 players,
+2 threads) it plays a few real moves of the full lifecycle
+
+    all_player_belief_requests -> stand-in belief completion -> submit_beliefs
+    -> rounds x (select_leaves -> stand-in policy/value -> expand_and_backup)
+    -> root_policy -> step_checked
+
+and prints, measured in the same run: belief submission rows/s (particles validated and
+built per second), simulations/s (leaves backed up), leaf rows/s (select_leaves alone),
+bytes per leaf row, the cost of all_player_belief_requests (O(B*P*tiles)) and its ratio to
+the ordinary [B] belief_requests packet. Keep runs short on a shared machine::
+
+    PYTHONPATH=. python benchmarks/selfplay.py --moves 3 --rounds 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import polyenv
+from polyenv.selfplay.beliefs import empty_world_completion
+
+
+def stand_in(leaves: dict, players: int, max_actions: int):
+    """A NumPy policy/value stand-in: uniform logits, a value from the state features."""
+    L = len(leaves["leaf_id"])
+    logits = np.zeros((L, max_actions), np.float32)
+    s = leaves["state"][:, 4].astype(np.float32)  # stars
+    values = np.tanh(s / 50.0) if players == 2 else np.tanh(np.outer(s, np.ones(players)) / 50.0)
+    return logits, values.astype(np.float32)
+
+
+def run(num_envs, map_size, players, particles, threads, moves, rounds, max_actions, pending):
+    pool = polyenv.SelfPlayPool(num_envs, seed=1, map_size=map_size, players=players, num_threads=threads,
+                                max_actions=max_actions, max_pending_leaves_per_tree=pending)
+    P = pool.player_count
+    req = pool.reset(seed=1)
+    spec = pool.leaf_batch_spec(1)
+    leaf_bytes = sum(int(np.prod(v["shape"][1:])) * v["dtype"].itemsize for v in spec.values())
+    t = dict(allp=0.0, req=0.0, fill=0.0, submit=0.0, select=0.0, backup=0.0)
+    rows = dict(submit=0, select=0, backup=0, rejected=0)
+    rng = np.random.default_rng(0)
+    for _ in range(moves):
+        t0 = time.perf_counter()
+        allp = pool.all_player_belief_requests()
+        t1 = time.perf_counter()
+        pool.belief_requests()
+        t2 = time.perf_counter()
+        beliefs = empty_world_completion(np.repeat(allp["map_tokens"][:, :, None], particles, axis=2), request=req)
+        t3 = time.perf_counter()
+        t["allp"] += t1 - t0
+        t["req"] += t2 - t1
+        t["fill"] += t3 - t2
+        try:
+            pool.submit_beliefs(req["state_id"], beliefs)
+        except ValueError:
+            rows["rejected"] += 1
+        else:
+            t["submit"] += time.perf_counter() - t3
+            rows["submit"] += num_envs * P * particles
+            for _ in range(rounds):
+                a = time.perf_counter()
+                leaves = pool.select_leaves()
+                b = time.perf_counter()
+                n = len(leaves["leaf_id"])
+                if n == 0:
+                    break
+                logits, values = stand_in(leaves, P, pool.max_actions)
+                c = time.perf_counter()
+                pool.expand_and_backup(leaves["leaf_id"], logits, values)
+                t["select"] += b - a
+                t["backup"] += time.perf_counter() - c
+                rows["select"] += n
+                rows["backup"] += n
+        root = pool.root_policy()
+        count = root["action_mask"].sum(axis=1)
+        pick = (rng.random(num_envs) * count).astype(np.int64)
+        req = pool.step_checked(root["action_id"][np.arange(num_envs), pick], root["state_id"])
+    pool.close()
+    name = f"{map_size}x{map_size} {P}p B={num_envs} K={particles} threads={threads} A={pool.max_actions}"
+    print(name)
+    if rows["submit"]:
+        print(f"  submit_beliefs              {rows['submit'] / t['submit']:12.0f} particles/s "
+              f"({rows['submit']} particles, {rows['rejected']} of {moves} submissions rejected)")
+    else:
+        print(f"  submit_beliefs              every submission rejected ({rows['rejected']})")
+    if rows["select"]:
+        print(f"  select_leaves               {rows['select'] / t['select']:12.0f} leaf rows/s")
+        print(f"  expand_and_backup           {rows['backup'] / t['backup']:12.0f} simulations/s")
+        print(f"  search (select + backup)    {rows['backup'] / (t['select'] + t['backup']):12.0f} simulations/s")
+    print(f"  bytes per leaf row          {leaf_bytes:12d}")
+    print(f"  all_player_belief_requests  {t['allp'] / moves * 1e3:12.2f} ms/call "
+          f"({num_envs * P / (t['allp'] / moves):.0f} player rows/s); "
+          f"ratio to belief_requests {t['allp'] / t['req']:.2f}x")
+    print(f"  (stand-in completion, not the pool: {t['fill'] / moves * 1e3:.2f} ms/call)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--num-envs", type=int, default=256)
+    parser.add_argument("--particles", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--moves", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--pending", type=int, default=4)
+    args = parser.parse_args()
+    # The 4-player 16x16 action space has ~88k ids; A=512 rows with require_all_actions=True
+    # raises instead of truncating if a position ever has more.
+    for map_size, players, max_actions in ((11, (polyenv.Bardur, polyenv.Imperius), 0),
+                                           (16, (polyenv.Bardur, polyenv.Imperius, polyenv.Oumaji,
+                                                 polyenv.XinXi), 512)):
+        run(args.num_envs, map_size, players, args.particles, args.threads, args.moves, args.rounds, max_actions,
+            args.pending)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,327 @@
+// belief_world.cpp — PlayerKnowledge extraction and belief-world construction
+// (belief_world.hpp). Column meanings are those of encode/map_tokens.cpp.
+#include "belief_world.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "../encode/encode.hpp"
+#include "../engine/world.hpp"
+
+namespace polyenv {
+
+namespace {
+
+enum Col : int {
+  kExplored, kTerrain, kResource, kBuilding, kBuildingLevel, kRoad, kTerritoryOwner, kTerritoryCityTile, kCityOwner,
+  kCityLevel, kCityPopulation, kCityFlags, kCityProduction, kUnitOwner, kUnitType, kUnitHp, kUnitMaxHp, kUnitStatus,
+  kUnitFlags, kUnitKills, kUnitCarried, kObservedUnitId, kUnitHomeTile,
+};
+constexpr int F = kMapTokenFeatures;
+constexpr uint32_t kAliasMask = 0xFFFFFFu;
+
+std::string at_tile(int t) { return "tile " + std::to_string(t) + ": "; }
+
+// Inverse of the odd multiplier in observed_unit_id (mod 2^24), by Newton iteration.
+uint32_t alias_inverse() {
+  const uint32_t m = 0x9E3779u;
+  uint32_t x = m;  // correct to 3 bits for an odd m
+  for (int i = 0; i < 5; ++i) x *= 2 - m * x;
+  return x & kAliasMask;
+}
+
+// The global id whose observed id (for a player with `key`) is `observed`, or 0.
+int32_t unalias(int32_t observed, uint32_t key) {
+  if (observed < 1 || uint32_t(observed) > kAliasMask + 1) return 0;
+  static const uint32_t inv = alias_inverse();
+  const uint32_t y = uint32_t(observed - 1);
+  const uint32_t z = (y - (key >> 8)) & kAliasMask;
+  return int32_t(((z * inv) & kAliasMask) ^ (key & kAliasMask));
+}
+
+struct Fnv {
+  uint64_t h = 1469598103934665603ull;
+  void add(const void* p, size_t n) {
+    const auto* c = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
+  }
+  template <class T>
+  void add(const T& v) {
+    add(&v, sizeof(T));
+  }
+};
+
+}  // namespace
+
+void extract_knowledge(const GameState& live, int observer, PlayerKnowledge& out) {
+  out.observer = observer;
+  GameState& h = out.header;
+  h.map_size = live.map_size;
+  h.num_players = live.num_players;
+  h.mode = live.mode;
+  h.full_observability = live.full_observability;
+  h.auto_end_turn = live.auto_end_turn;
+  h.turn_limit = live.turn_limit;
+  h.num_tiles = live.num_tiles;
+  h.tick = live.tick;
+  h.turns_played = live.turns_played;
+  h.current_player = live.current_player;
+  h.game_over = live.game_over;
+  h.winner = live.winner;
+  out.public_players.resize(live.players.size());
+  for (size_t p = 0; p < live.players.size(); ++p) {
+    const Player& src = live.players[p];
+    if (int(p) == observer) {
+      out.public_players[p] = src;
+      continue;
+    }
+    Player pub;
+    pub.tribe = src.tribe;
+    pub.result = src.result;
+    pub.alive = src.alive;
+    pub.declared_war_this_turn = src.declared_war_this_turn;
+    pub.met = src.met;
+    pub.allegiance = src.allegiance;
+    const int start = kTribes[size_t(src.tribe)].start_tech;
+    pub.techs = start >= 0 ? (1u << start) : 0u;
+    out.public_players[p] = pub;
+  }
+  out.explored = live.explored;
+  out.explored_count.resize(live.players.size());
+  for (size_t p = 0; p < live.players.size(); ++p) out.explored_count[p] = live.players[p].explored_count;
+  out.own_cities.clear();
+  for (const City& c : live.cities) {
+    if (c.owner == observer) out.own_cities.push_back(c);
+  }
+  const int cap = live.players[size_t(observer)].capital_city;
+  out.own_capital_tile = cap >= 0 ? live.cities[size_t(cap)].tile : int16_t(-1);
+}
+
+uint64_t belief_seed(const GameState& header, int observer, const int32_t* tokens, int tiles, uint64_t salt) {
+  Fnv f;
+  f.add(salt);
+  f.add(header.tick);
+  f.add(header.turns_played);
+  f.add(header.current_player);
+  f.add(observer);
+  f.add(tokens, sizeof(int32_t) * size_t(tiles) * F);
+  uint64_t x = f.h;
+  return splitmix64(x);
+}
+
+std::string check_visible_rows(const int32_t* obs, const int32_t* particle, int tiles) {
+  for (int t = 0; t < tiles; ++t) {
+    const int32_t* o = obs + size_t(t) * F;
+    const int32_t* p = particle + size_t(t) * F;
+    if (o[0] != p[0]) return at_tile(t) + "column 0 (visibility) differs from the observation";
+    if (o[0] != 0 && std::memcmp(o, p, sizeof(int32_t) * F) != 0) {
+      return at_tile(t) + "a visible row differs from the observation";
+    }
+  }
+  return {};
+}
+
+std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, uint64_t seed, GameState& out) {
+  const GameState& h = k.header;
+  const int P = h.num_players, n = h.num_tiles, me = k.observer;
+  auto abs_owner = [&](int32_t rel) { return (me + rel - 1) % P; };
+  GameState& s = out;
+  s.map_size = h.map_size;
+  s.num_players = h.num_players;
+  s.mode = h.mode;
+  s.full_observability = h.full_observability;
+  s.auto_end_turn = h.auto_end_turn;
+  s.turn_limit = h.turn_limit;
+  s.num_tiles = h.num_tiles;
+  s.tick = h.tick;
+  s.turns_played = h.turns_played;
+  s.current_player = h.current_player;
+  s.game_over = h.game_over;
+  s.winner = h.winner;
+  s.pending_city = -1;
+  s.actions_applied = 0;
+  s.road_links = 0;
+  uint64_t mix = seed;
+  s.rng.seed(splitmix64(mix), splitmix64(mix));
+  s.tiles.assign(size_t(n), Tile{});
+  s.units.clear();
+  s.cities.clear();
+  s.units.reserve(size_t(n));
+  s.cities.reserve(size_t(n));
+  s.players = k.public_players;
+  for (int p = 0; p < P; ++p) {
+    Player& pl = s.players[size_t(p)];
+    pl.num_cities = 0;
+    pl.connected_cities = 0;
+    if (p == me) continue;
+    pl.alias_key = uint32_t(splitmix64(mix));
+  }
+
+  // Tiles and cities.
+  std::vector<int16_t> city_at(size_t(n), -1);
+  for (int t = 0; t < n; ++t) {
+    const int32_t* o = tokens + size_t(t) * F;
+    Tile& tile = s.tiles[size_t(t)];
+    if (o[kTerrain] < 0 || o[kTerrain] >= kNumTerrains) return at_tile(t) + "bad terrain";
+    if (o[kResource] != kNoResource && (o[kResource] < 0 || o[kResource] >= kNumResourceKeys || o[kResource] == 4)) {
+      return at_tile(t) + "bad resource";
+    }
+    if (o[kBuilding] < kNoBuilding || o[kBuilding] >= kNumBuildings) return at_tile(t) + "bad building";
+    if (o[kBuildingLevel] < 0 || o[kBuildingLevel] > 5 || o[kRoad] < 0 || o[kRoad] > 1) {
+      return at_tile(t) + "bad building level or road";
+    }
+    tile.terrain = int8_t(o[kTerrain]);
+    tile.resource = int8_t(o[kResource]);
+    tile.building = int8_t(o[kBuilding]);
+    tile.building_level = int8_t(o[kBuildingLevel]);
+    tile.road = uint8_t(o[kRoad]);
+    const bool city_here = o[kCityOwner] != 0;
+    if (city_here != (o[kTerrain] == kCity)) return at_tile(t) + "city terrain and city owner disagree";
+    if (!city_here) continue;
+    if (o[kCityOwner] < 1 || o[kCityOwner] > P) return at_tile(t) + "bad city owner";
+    const int owner = abs_owner(o[kCityOwner]);
+    City c;
+    if (owner == me) {
+      auto it = std::find_if(k.own_cities.begin(), k.own_cities.end(), [&](const City& x) { return x.tile == t; });
+      if (it == k.own_cities.end()) return at_tile(t) + "a city of the observer that it does not own";
+      c = *it;
+      c.supported = 0;
+    } else {
+      if (o[kCityLevel] < 1 || o[kCityLevel] > 100) return at_tile(t) + "bad city level";
+      const int32_t fl = o[kCityFlags];
+      if (fl < 0 || fl > 31) return at_tile(t) + "bad city flags";
+      c.uid = 0;
+      c.tile = int16_t(t);
+      c.owner = int8_t(owner);
+      c.level = int8_t(o[kCityLevel]);
+      c.bound = 1;
+      c.flags = uint8_t(((fl & 1) ? kCityCapital : 0) | ((fl & 2) ? kCityWalls : 0));
+      c.workshops = (fl & 4) ? 1 : 0;
+      c.parks = (fl & 8) ? 1 : 0;
+      c.connected = (fl & 16) ? 1 : 0;
+    }
+    city_at[size_t(t)] = int16_t(s.cities.size());
+    s.players[size_t(owner)].num_cities++;
+    s.players[size_t(owner)].connected_cities += c.connected;
+    s.cities.push_back(c);
+  }
+  if (s.players[size_t(me)].num_cities != int(k.own_cities.size())) {
+    return "the hypothesis lacks one of the observer's cities";
+  }
+  for (int t = 0; t < n; ++t) {
+    const int32_t* o = tokens + size_t(t) * F;
+    const int32_t ct = o[kTerritoryCityTile];
+    if (ct == -1) {
+      if (o[kTerritoryOwner] != 0) return at_tile(t) + "territory owner without a city";
+      continue;
+    }
+    if (ct < 0 || ct >= n || city_at[size_t(ct)] < 0) return at_tile(t) + "territory of a tile without a city";
+    City& c = s.cities[size_t(city_at[size_t(ct)])];
+    if (o[kTerritoryOwner] < 1 || o[kTerritoryOwner] > P || abs_owner(o[kTerritoryOwner]) != c.owner) {
+      return at_tile(t) + "territory owner differs from its city's owner";
+    }
+    s.tiles[size_t(t)].city = city_at[size_t(ct)];
+    if (c.owner != me) c.bound = int8_t(std::max(int(c.bound), s.distance(t, ct)));
+  }
+  for (int t = 0; t < n; ++t) {
+    if (city_at[size_t(t)] >= 0 && s.tiles[size_t(t)].city != city_at[size_t(t)]) {
+      return at_tile(t) + "a city centre outside its own territory";
+    }
+  }
+
+  // Units: ids inverted from the observed ids where they are new and valid.
+  std::vector<int32_t> used;
+  int32_t max_uid = 0;
+  for (const City& c : s.cities) max_uid = std::max(max_uid, c.uid);
+  for (int t = 0; t < n; ++t) {
+    const int32_t* o = tokens + size_t(t) * F;
+    if (o[kUnitOwner] == 0) continue;
+    if (o[kUnitOwner] < 1 || o[kUnitOwner] > P) return at_tile(t) + "bad unit owner";
+    const int owner = abs_owner(o[kUnitOwner]);
+    if (!s.players[size_t(owner)].alive) return at_tile(t) + "a unit of an eliminated player";
+    const int type = o[kUnitType];
+    if (type < 0 || type >= kNumUnitTypes) return at_tile(t) + "bad unit type";
+    if (o[kUnitStatus] < 0 || o[kUnitStatus] > kFinished) return at_tile(t) + "bad unit status";
+    if (o[kUnitHp] < 1 || o[kUnitHp] > o[kUnitMaxHp] || o[kUnitMaxHp] > 1000) return at_tile(t) + "bad unit hp";
+    if (o[kUnitFlags] < 0 || o[kUnitFlags] > 1) return at_tile(t) + "bad unit flags";
+    const int carried = o[kUnitCarried];
+    if (is_naval(type) ? (carried < 0 || carried >= kNumUnitTypes || is_naval(carried)) : carried != -1) {
+      return at_tile(t) + "bad carried unit type";
+    }
+    if (is_water(s.tiles[size_t(t)].terrain) != is_naval(type)) {
+      return at_tile(t) + (is_naval(type) ? "a boat on land" : "a land unit on water");
+    }
+    int home = -1;
+    if (owner == me) {
+      const int32_t ht = o[kUnitHomeTile];
+      if (o[kUnitKills] < 0 || o[kUnitKills] > 255) return at_tile(t) + "bad unit kills";
+      if (ht != -1) {
+        if (ht < 0 || ht >= n || city_at[size_t(ht)] < 0 || s.cities[size_t(city_at[size_t(ht)])].owner != me) {
+          return at_tile(t) + "a unit's home city is not the observer's city";
+        }
+        home = city_at[size_t(ht)];
+      }
+    }
+    Unit u;
+    u.uid = unalias(o[kObservedUnitId], s.players[size_t(me)].alias_key);
+    if (u.uid <= 0 || std::find(used.begin(), used.end(), u.uid) != used.end()) u.uid = -1;  // fresh id below
+    else used.push_back(u.uid);
+    u.type = int8_t(type);
+    u.owner = int8_t(owner);
+    u.status = int8_t(o[kUnitStatus]);
+    u.land_type = int8_t(carried);
+    u.hp = int16_t(o[kUnitHp]);
+    u.max_hp = int16_t(o[kUnitMaxHp]);
+    u.tile = int16_t(t);
+    u.home_city = int16_t(home);
+    u.kills = owner == me ? uint8_t(o[kUnitKills]) : 0;
+    u.veteran = uint8_t(o[kUnitFlags] & 1);
+    if (home >= 0) s.cities[size_t(home)].supported++;
+    s.tiles[size_t(t)].unit = int16_t(s.units.size());
+    s.units.push_back(u);
+  }
+  for (int32_t id : used) max_uid = std::max(max_uid, id);
+  for (Unit& u : s.units) {
+    if (u.uid < 0) u.uid = ++max_uid;
+  }
+  for (City& c : s.cities) {
+    if (c.uid == 0) c.uid = ++max_uid;
+  }
+  s.next_uid = max_uid + 1;
+
+  // Capitals: the observer's from its knowledge, others' from the capital flag.
+  for (int p = 0; p < P; ++p) s.players[size_t(p)].capital_city = -1;
+  if (k.own_capital_tile >= 0 && city_at[size_t(k.own_capital_tile)] >= 0) {
+    s.players[size_t(me)].capital_city = city_at[size_t(k.own_capital_tile)];
+  }
+  for (int c = 0; c < int(s.cities.size()); ++c) {
+    const City& city = s.cities[size_t(c)];
+    if (city.owner != me && city.capital() && s.players[size_t(city.owner)].capital_city < 0) {
+      s.players[size_t(city.owner)].capital_city = int16_t(c);
+    }
+  }
+
+  // Fog: every player's own mask; the observer's must be column 0 of the tokens.
+  s.explored = k.explored;
+  for (int p = 0; p < P; ++p) s.players[size_t(p)].explored_count = k.explored_count[size_t(p)];
+  for (int t = 0; t < n; ++t) {
+    const bool seen = h.full_observability || s.explored_by(me, t);
+    if (seen != (tokens[size_t(t) * F] != 0)) return at_tile(t) + "column 0 differs from the observer's fog";
+  }
+
+  for (int t = 0; t < n; ++t) {
+    uint8_t link = 0;
+    if (road_or_city(s.tiles[size_t(t)])) {
+      for_each_neighbour(s, t, [&](int nb) { link = link || road_or_city(s.tiles[size_t(nb)]); });
+    }
+    s.tiles[size_t(t)].road_link = link;
+    s.road_links += link;
+  }
+  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+  touch_moves(s);
+  std::string problem = check_invariants(s);
+  if (!problem.empty()) return "inconsistent hypothesis: " + problem;
+  return {};
+}
+
+}  // namespace polyenv

@@ -1,0 +1,74 @@
+"""A baseline belief completion for SelfPlayPool (NumPy, vectorised).
+
+``empty_world_completion(map_tokens, terrain)`` fills every hidden row with an
+empty tile of ``terrain`` (per hidden row, or one value for all) and puts a
+level-1 city wherever a visible tile's territory points at a hidden centre, so
+the hypothesis is internally consistent. It is the simplest valid input to
+``SelfPlayPool.submit_beliefs``; a real belief model replaces the terrain
+guess and adds hidden units and cities.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["EMPTY_HIDDEN_ROW", "empty_world_completion"]
+
+#: An empty tile (column 0 = 0: hidden) with deep water terrain and nothing on it.
+EMPTY_HIDDEN_ROW = np.array([0, 2, -1, -1, 0, 0, 0, -1, 0, -1, -1, 0, -1, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1],
+                            dtype=np.int32)
+
+
+_MOVE = 22        # ACTION_KINDS index of "move"
+_NAVAL_MIN = 8    # UnitType: boat, ship, battleship are 8..10
+_NAVAL_MAX = 10
+
+
+def empty_world_completion(map_tokens: np.ndarray, terrain: np.ndarray | int = 2,
+                           request: dict | None = None) -> np.ndarray:
+    """Completes ``map_tokens`` ([..., tiles, 23] int32, observations) in hidden rows only.
+
+    ``terrain``: the terrain of every hidden tile, an int or an int array broadcastable to
+    ``map_tokens[..., 0]`` (read at hidden rows). ``request``: the [B] belief request
+    (``belief_requests()``) when ``map_tokens`` is [B, P, ..., tiles, 23]: the actor's own
+    legal moves into hidden tiles then get a terrain that keeps them legal (plain for a land
+    unit, shallow water for a boat), as SelfPlayPool requires of the actor's particles.
+    Returns a new C-contiguous int32 array.
+    """
+    tokens = np.asarray(map_tokens, dtype=np.int32)
+    out = tokens.copy()
+    hidden = tokens[..., 0] == 0
+    out[hidden] = EMPTY_HIDDEN_ROW
+    out[..., 1] = np.where(hidden, np.broadcast_to(np.asarray(terrain, dtype=np.int32), hidden.shape), out[..., 1])
+    # A visible territory whose centre is hidden: that centre holds the owner's level-1 city.
+    lead = tokens.shape[:-2]
+    flat = out.reshape(-1, tokens.shape[-2], tokens.shape[-1])
+    flat_hidden = hidden.reshape(-1, tokens.shape[-2])
+    rows, tiles = np.nonzero((flat[..., 7] >= 0) & ~flat_hidden)
+    centres = flat[rows, tiles, 7]
+    dangling = flat_hidden[rows, centres]
+    rows, centres, owners = rows[dangling], centres[dangling], flat[rows[dangling], tiles[dangling], 6]
+    flat[rows, centres, 1] = 5          # city terrain
+    flat[rows, centres, 6] = owners     # its own territory
+    flat[rows, centres, 7] = centres
+    flat[rows, centres, 8] = owners     # city owner
+    flat[rows, centres, 9] = 1          # level
+    out = flat.reshape(*lead, *tokens.shape[-2:])
+    if request is not None:
+        _keep_actor_moves(out, tokens, request)
+    return np.ascontiguousarray(out)
+
+
+def _keep_actor_moves(out: np.ndarray, tokens: np.ndarray, request: dict) -> None:
+    feats, mask, to_play = request["action_features"], request["action_mask"], request["to_play"]
+    B = feats.shape[0]
+    b, j = np.nonzero((mask != 0) & (feats[..., 0] == _MOVE))
+    src, dst = feats[b, j, 1], feats[b, j, 2]
+    actor = to_play[b]
+    actor_view = tokens[np.arange(B), to_play].reshape(B, -1, tokens.shape[-2], tokens.shape[-1])[:, 0]
+    hidden = actor_view[b, dst, 0] == 0
+    b, src, dst, actor = b[hidden], src[hidden], dst[hidden], actor[hidden]
+    unit = actor_view[b, src, 14]
+    naval = (unit >= _NAVAL_MIN) & (unit <= _NAVAL_MAX)
+    view = out.reshape(out.shape[0], out.shape[1], -1, *out.shape[-2:])  # [B, P, K, tiles, 23]
+    view[b, actor, :, dst, 1] = np.where(naval, 1, 0)[:, None]

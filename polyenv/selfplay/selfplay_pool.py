@@ -1,0 +1,146 @@
+"""SelfPlayPool: belief-rooted MCTS self-play over many live fog-of-war games (seed 002).
+
+The live games stay authoritative inside C++ but are never searched: after each
+real move the caller submits completed map tokens (a belief model's filling of
+each observation's hidden rows), the pool validates them and roots every tree
+in a detached belief world built from the tokens alone::
+
+    request = pool.reset()
+    beliefs = belief_model(pool.all_player_belief_requests())   # [B, P, (K,) tiles, 23]
+    pool.submit_beliefs(request["state_id"], beliefs)
+    leaves = pool.select_leaves()
+    ...  # expand_and_backup / root_policy / step_checked as with MctsPool
+
+See ``docs/selfplay_pool.md`` for every key, error and the fog-safety guarantees.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .. import _core
+from .. import _validate as _v
+from .._names import mode_code, tribe_code
+from ..vector_env import _state_ids
+from .mcts_pool import _MIB, MctsPool, _float, _spec
+
+__all__ = ["SelfPlayPool", "BeliefsMissingError"]
+
+#: select_leaves() before every game has a belief root for its live state id.
+BeliefsMissingError = _core.BeliefsMissingError
+
+
+class SelfPlayPool(MctsPool):
+    """Many live fog-of-war games whose MCTS trees are rooted in submitted belief worlds.
+
+    Args (as seed 002):
+        num_envs: B, live games (and trees).
+        seed: episode k of game i is ``GameEnv(seed=seed + i + k * B)``.
+        map_size, players, mode, max_turns: the game; fog of war is always on.
+        num_threads: worker threads (caller included); None: one per core, at most B.
+        max_actions: action-row capacity A (0: ``action_space_size``, every legal action fits).
+        require_all_actions: True: a position with more than A legal actions raises
+            ActionOverflowError; False: deterministic truncation keeping End Turn.
+        auto_reset: a finished game starts its next episode inside the ending step.
+        c_puct: exploration constant of PUCT.
+        visible_action_history: H, rows of the compact visible-action history in every
+            batch. Only 0 is implemented so far (others raise ValueError).
+        max_pending_leaves_per_tree: 1--8 leaves in flight per tree.
+        virtual_loss: value subtracted per in-flight path in Q.
+        max_nodes_per_tree: node admission budget (0: none).
+        max_tree_bytes: accounted-bytes admission budget (0: none).
+    """
+
+    def __init__(self, num_envs: int, seed: int = 0, map_size: int = 11, players: Sequence = (2, 1),
+                 num_threads: int | None = None, max_actions: int = 0, require_all_actions: bool = True,
+                 auto_reset: bool = True, c_puct: float = 1.5, visible_action_history: int = 0,
+                 max_pending_leaves_per_tree: int = 1, virtual_loss: float = 1.0,
+                 max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
+                 mode: str = "capitals", max_turns: int | None = None):
+        num_envs = _v.integer(num_envs, "num_envs", 1)
+        seed = _v.seed(seed)
+        map_size = _v.integer(map_size, "map_size", 1)
+        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+            raise ValueError("players must be a sequence of tribes")
+        tribes = [tribe_code(p) for p in players]
+        if not 2 <= len(tribes) <= 16:
+            raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
+        threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
+        if threads is None:
+            import os
+            threads = max(1, min(os.cpu_count() or 1, num_envs))
+        max_actions = _v.integer(max_actions, "max_actions", 0)
+        pending = _v.integer(max_pending_leaves_per_tree, "max_pending_leaves_per_tree", 1)
+        if pending > 8:
+            raise ValueError(f"max_pending_leaves_per_tree must be in [1, 8], got {pending}")
+        history = _v.integer(visible_action_history, "visible_action_history", 0)
+        if history > 1024:
+            raise ValueError(f"visible_action_history must be in [0, 1024], got {history}")
+        max_nodes = _v.integer(max_nodes_per_tree, "max_nodes_per_tree", 0)
+        max_bytes = _v.integer(max_tree_bytes, "max_tree_bytes", 0)
+        self._native = _core.SelfPlayPool(
+            num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), False, threads,
+            max_actions, bool(require_all_actions), bool(auto_reset), _float(c_puct, "c_puct"), pending,
+            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history)
+        self._require_all = bool(require_all_actions)
+        self._auto_reset = bool(auto_reset)
+
+    visible_action_history = property(lambda self: self._native.visible_action_history,
+                                      doc="H, history rows per batch row.")
+
+    def _check_open(self) -> None:
+        if self._native.closed:
+            raise RuntimeError("this SelfPlayPool is closed")
+
+    # ------------------------------------------------------------------ specs
+    def belief_batch_spec(self) -> dict:
+        """``{key: {"shape", "dtype"}}`` of the [B, ...] request batch (reset / step / belief_requests)."""
+        return self.batch_spec()
+
+    def all_player_belief_batch_spec(self) -> dict:
+        """The per-player [B, P, ...] belief input batch (all_player_belief_requests)."""
+        self._check_open()
+        return _spec(self._native.all_player_batch_spec())
+
+    # ------------------------------------------------------------------ observations
+    def belief_requests(self) -> dict:
+        """The current request batch (as the last reset / step returned it); changes nothing."""
+        self._check_open()
+        return self._native.belief_requests(None)
+
+    def belief_requests_into(self, buffers: dict) -> None:
+        """``belief_requests`` into caller-owned ``buffers`` (exactly ``belief_batch_spec()``)."""
+        self._check_open()
+        self._native.belief_requests(buffers)
+
+    def all_player_belief_requests(self) -> dict:
+        """Every player's own fog-filtered view: map_tokens [B, P, tiles, 23], state [B, P, 11],
+        belief_player [B, P], to_play [B, P] (the live actor, repeated), ids and history; no action rows."""
+        self._check_open()
+        return self._native.all_player_belief_requests(None)
+
+    def all_player_belief_requests_into(self, buffers: dict) -> None:
+        """``all_player_belief_requests`` into ``buffers`` (exactly ``all_player_belief_batch_spec()``)."""
+        self._check_open()
+        self._native.all_player_belief_requests(buffers)
+
+    # ------------------------------------------------------------------ beliefs
+    def submit_beliefs(self, state_ids, beliefs: np.ndarray) -> None:
+        """Roots every tree in a belief world built from completed map tokens.
+
+        ``state_ids``: uint64 [B], the live state ids (StaleStateError otherwise).
+        ``beliefs``: C-contiguous int32 [B, tiles, 23] (legacy: the actor's view completed),
+        [B, P, tiles, 23] (one particle per player) or [B, P, K, tiles, 23]. Every particle must
+        keep column 0 and every visible row of its player's observation; the actor's particles
+        must reproduce the live legal action set. Any malformed particle raises ValueError and
+        no tree changes. PendingLeavesError while leaves are pending.
+        """
+        self._check_open()
+        self._native.submit_beliefs(_state_ids(state_ids), beliefs)
+
+    def __repr__(self) -> str:
+        return (f"SelfPlayPool(num_envs={self.num_envs}, players={self.player_count}, "
+                f"max_actions={self.max_actions}, num_threads={self.num_threads}"
+                f"{', closed' if self.closed else ''})")
