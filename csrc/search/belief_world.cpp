@@ -18,26 +18,8 @@ enum Col : int {
   kUnitFlags, kUnitKills, kUnitCarried, kObservedUnitId, kUnitHomeTile,
 };
 constexpr int F = kMapTokenFeatures;
-constexpr uint32_t kAliasMask = 0xFFFFFFu;
 
 std::string at_tile(int t) { return "tile " + std::to_string(t) + ": "; }
-
-// Inverse of the odd multiplier in observed_unit_id (mod 2^24), by Newton iteration.
-uint32_t alias_inverse() {
-  const uint32_t m = 0x9E3779u;
-  uint32_t x = m;  // correct to 3 bits for an odd m
-  for (int i = 0; i < 5; ++i) x *= 2 - m * x;
-  return x & kAliasMask;
-}
-
-// The global id whose observed id (for a player with `key`) is `observed`, or 0.
-int32_t unalias(int32_t observed, uint32_t key) {
-  if (observed < 1 || uint32_t(observed) > kAliasMask + 1) return 0;
-  static const uint32_t inv = alias_inverse();
-  const uint32_t y = uint32_t(observed - 1);
-  const uint32_t z = (y - (key >> 8)) & kAliasMask;
-  return int32_t(((z * inv) & kAliasMask) ^ (key & kAliasMask));
-}
 
 struct Fnv {
   uint64_t h = 1469598103934665603ull;
@@ -153,8 +135,6 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     Player& pl = s.players[size_t(p)];
     pl.num_cities = 0;
     pl.connected_cities = 0;
-    if (p == me) continue;
-    pl.alias_key = uint32_t(splitmix64(mix));
   }
 
   // Tiles and cities.
@@ -210,11 +190,20 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
   }
   for (int t = 0; t < n; ++t) {
     const int32_t* o = tokens + size_t(t) * F;
-    const int32_t ct = o[kTerritoryCityTile];
-    if (ct == -1) {
-      if (o[kTerritoryOwner] != 0) return at_tile(t) + "territory owner without a city";
-      continue;
+    int32_t ct = o[kTerritoryCityTile];
+    if (ct == -1 && o[kTerritoryOwner] != 0) {
+      // The observer sees this territory but not its city centre: attach it to the nearest city
+      // of that owner in the hypothesis (the first in tile order on a tie).
+      if (o[kTerritoryOwner] < 1 || o[kTerritoryOwner] > P) return at_tile(t) + "bad territory owner";
+      const int owner = abs_owner(o[kTerritoryOwner]);
+      int best = s.map_size + 1;
+      for (const City& c : s.cities) {
+        const int d = s.distance(t, c.tile);
+        if (c.owner == owner && d < best) best = d, ct = c.tile;
+      }
+      if (ct == -1) return at_tile(t) + "territory owner without a city";
     }
+    if (ct == -1) continue;
     if (ct < 0 || ct >= n || city_at[size_t(ct)] < 0) return at_tile(t) + "territory of a tile without a city";
     City& c = s.cities[size_t(city_at[size_t(ct)])];
     if (o[kTerritoryOwner] < 1 || o[kTerritoryOwner] > P || abs_owner(o[kTerritoryOwner]) != c.owner) {
@@ -229,8 +218,9 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     }
   }
 
-  // Units: ids inverted from the observed ids where they are new and valid.
-  std::vector<int32_t> used;
+  // Units: fresh global ids; the observer's observed ids are kept below, other players'
+  // are given at first sight in this world (their counts are not the observer's knowledge).
+  std::vector<int32_t> observed;
   int32_t max_uid = 0;
   for (const City& c : s.cities) max_uid = std::max(max_uid, c.uid);
   for (int t = 0; t < n; ++t) {
@@ -263,9 +253,8 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
       }
     }
     Unit u;
-    u.uid = unalias(o[kObservedUnitId], s.players[size_t(me)].alias_key);
-    if (u.uid <= 0 || std::find(used.begin(), used.end(), u.uid) != used.end()) u.uid = -1;  // fresh id below
-    else used.push_back(u.uid);
+    u.uid = -1;  // fresh id below
+    observed.push_back(o[0] != 0 ? o[kObservedUnitId] : 0);  // hidden rows carry no id of the observer's
     u.type = int8_t(type);
     u.owner = int8_t(owner);
     u.status = int8_t(o[kUnitStatus]);
@@ -280,9 +269,13 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     s.tiles[size_t(t)].unit = int16_t(s.units.size());
     s.units.push_back(u);
   }
-  for (int32_t id : used) max_uid = std::max(max_uid, id);
-  for (Unit& u : s.units) {
-    if (u.uid < 0) u.uid = ++max_uid;
+  for (Unit& u : s.units) u.uid = ++max_uid;
+  s.unit_alias.assign(s.units.size() * size_t(P), 0);
+  for (size_t slot = 0; slot < s.units.size(); ++slot) {
+    const int32_t id = observed[slot];
+    const bool fresh = id >= 1 && id <= s.players[size_t(me)].units_sighted &&
+                       std::count(observed.begin(), observed.end(), id) == 1;
+    if (fresh) s.unit_alias[slot * size_t(P) + size_t(me)] = id;
   }
   for (City& c : s.cities) {
     if (c.uid == 0) c.uid = ++max_uid;
@@ -318,6 +311,7 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     s.road_links += link;
   }
   if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+  note_sightings(s);  // observed ids for every unit a player of this world sees and has no id for
   touch_moves(s);
   std::string problem = check_invariants(s);
   if (!problem.empty()) return "inconsistent hypothesis: " + problem;
