@@ -53,10 +53,34 @@ def empty_world_completion(map_tokens: np.ndarray, terrain: np.ndarray | int = 2
     flat[rows, centres, 7] = centres
     flat[rows, centres, 8] = owners     # city owner
     flat[rows, centres, 9] = 1          # level
+    _guess_unseen_centres(flat, flat_hidden)
     out = flat.reshape(*lead, *tokens.shape[-2:])
     if request is not None:
         _keep_actor_moves(out, tokens, request)
     return np.ascontiguousarray(out)
+
+
+def _guess_unseen_centres(flat: np.ndarray, hidden: np.ndarray) -> None:
+    """A visible territory whose centre the observer has never seen (territory_city_tile -1) needs a
+    city of its owner somewhere: when the hypothesis has none, one is put on the hidden tile nearest
+    to that territory (first in tile order on a tie). Loops over such (observation, owner) pairs
+    only, which exist until the observer first sees one of that owner's cities."""
+    rows, tiles = np.nonzero((flat[..., 6] > 0) & (flat[..., 7] == -1) & ~hidden)
+    if len(rows) == 0:
+        return
+    n = int(round(np.sqrt(flat.shape[1])))
+    x, y = np.divmod(np.arange(flat.shape[1]), n)
+    owners = flat[rows, tiles, 6]
+    for r, owner in sorted(set(zip(rows.tolist(), owners.tolist()))):
+        if (flat[r, :, 8] == owner).any():
+            continue  # the builder attaches the territory to the owner's nearest city
+        t0 = int(tiles[(rows == r) & (owners == owner)][0])
+        dist = np.maximum(abs(x - x[t0]), abs(y - y[t0]))
+        dist = np.where(hidden[r] & (flat[r, :, 8] == 0), dist, np.iinfo(np.int64).max)
+        centre = int(np.argmin(dist))
+        if dist[centre] == np.iinfo(np.int64).max:
+            continue  # no hidden tile left: the submission reports the dangling territory
+        flat[r, centre, [1, 6, 7, 8, 9]] = (5, owner, centre, owner, 1)
 
 
 def _keep_actor_moves(out: np.ndarray, tokens: np.ndarray, request: dict) -> None:
