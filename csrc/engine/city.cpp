@@ -361,6 +361,11 @@ void examine_ruins(GameState& s, int slot) {
   // Equal chances; with nothing to research the Research outcome is redrawn.
   int outcome = researchable > 0 ? int(s.rng.below(5)) : int(s.rng.below(4));
   if (researchable == 0 && outcome >= kRuinsResearch) ++outcome;
+  const int forced_tech = s.forced_ruins_tech;
+  if (s.forced_ruins_outcome >= 0 && (s.forced_ruins_outcome != kRuinsResearch || researchable > 0)) {
+    outcome = s.forced_ruins_outcome;
+  }
+  s.forced_ruins_outcome = s.forced_ruins_tech = -1;
   Player& p = s.players[player];
   switch (outcome) {
     case kRuinsGiant: {
@@ -376,7 +381,11 @@ void examine_ruins(GameState& s, int slot) {
       unit_seen(s, player, tile);
       break;
     }
-    case kRuinsResearch: grant_tech(s, player, techs[s.rng.below(uint32_t(researchable))], false); break;
+    case kRuinsResearch: {
+      const int tech = techs[s.rng.below(uint32_t(researchable))];
+      grant_tech(s, player, forced_tech >= 0 ? forced_tech : tech, false);
+      break;
+    }
     case kRuinsPopGrowth: {
       int city = p.capital_city >= 0 && s.cities[p.capital_city].owner == player ? p.capital_city : -1;
       for (int i = 0; city < 0 && i < int(s.cities.size()); ++i) if (s.cities[i].owner == player) city = i;
