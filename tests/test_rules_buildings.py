@@ -477,6 +477,13 @@ def test_altar_of_peace_five_pacifist_turns_with_meditation():
     assert "altar_of_peace" not in available(env)
     for _ in range(5):
         end_round(env)
+    # The count goes on past 5 and only its 5th turn makes the Altar available (Tribes checks == 5).
+    assert "altar_of_peace" not in available(env)
+    env.place_unit(0, "archer", T(3, 3))
+    env.place_unit(1, "giant", T(3, 5))
+    attack(env, T(3, 3), T(3, 5))  # restarts the count
+    for _ in range(5):
+        end_round(env)
     assert "altar_of_peace" in available(env)  # [quirk 7]
     assert is_legal(env, "build", target=T(5, 4), arg="altar_of_peace")
 

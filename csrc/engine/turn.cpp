@@ -93,7 +93,9 @@ void start_turn(GameState& s) {
   for (Unit& u : s.units) {
     if (u.alive() && u.owner == player) u.status = u.status == kPushed ? kMoved : kFresh;
   }
-  if (p.has(kMeditation) && ++p.pacifist_turns >= kAltarPacifistTurns) {
+  // Exactly the 5th turn (Tribes' `== ALTAR_OF_PEACE_TURNS`): once built, the Altar returns only
+  // after an attack restarts the count.
+  if (p.has(kMeditation) && ++p.pacifist_turns == kAltarPacifistTurns) {
     make_monument_available(s, player, kAltarOfPeace);
   }
   p.stars_sent_this_turn = 0;
