@@ -573,9 +573,14 @@ def test_auto_recover_at_turn_end():
     env = duel(11)
     env.place_unit(0, "warrior", at(env, 5, 5), hp=3)
     env.place_unit(0, "warrior", at(env, 3, 3), hp=3, status="moved")
+    env.place_unit(0, "warrior", at(env, 7, 7))
     end_turn(env)
     assert hp(env, at(env, 5, 5)) == 5
     assert hp(env, at(env, 3, 3)) == 3
+    # §7 "Recover ... makes the unit FINISHED": the automatic one too (Tribes runs the Recover
+    # action); a unit at full HP has nothing to recover and stays FRESH.
+    assert env.unit_at(at(env, 5, 5))["status"] == "finished"
+    assert env.unit_at(at(env, 7, 7))["status"] == "fresh"
 
 
 def test_disband_knight():

@@ -53,6 +53,7 @@ void recover_fresh_units(GameState& s, int player) {
     if (!u.alive() || u.owner != player || u.status != kFresh || u.hp >= u.max_hp) continue;
     int heal = s.tile_owner(u.tile) == player ? kRecoverHpInTerritory : kRecoverHp;
     u.hp = int16_t(std::min<int>(u.max_hp, u.hp + heal));
+    u.status = kFinished;  // as the Recover action it is
   }
 }
 
