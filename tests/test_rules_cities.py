@@ -138,6 +138,31 @@ def test_reward_border_growth():
     assert all(env.tile(t)["owner"] == 0 and env.tile(t)["city"] == c for t in area(env, c, 2))
 
 
+def test_border_growth_reveals_nothing_and_builds_follow_the_true_state():
+    """Tribes' Board.expandBorder only assigns tiles (no clearView), and BuildFactory checks no
+    visibility: the new territory stays unexplored, and the Build actions on it are computed on the
+    true tiles (here a Lumber Hut on an unexplored forest) — information the action set carries, as
+    documented in the README's fog section."""
+    from polyenv import MAP_TOKEN_FEATURE_NAMES, Bardur, GameEnv, Imperius
+    env = GameEnv.blank(11, (Bardur, Imperius), revealed=False)
+    env.place_city(0, at(env, 0, 0), capital=True)
+    env.place_city(1, at(env, 10, 10), capital=True)
+    c, far = at(env, 5, 5), at(env, 5, 7)
+    env.place_city(0, c, level=3, population=3)
+    env.reveal(0, area(env, c, 1))
+    env.set_terrain(far, "forest")
+    env.set_resource(at(env, 5, 4), "fruit")
+    ensure_tech(env, 0, "organization", "forestry")
+    env.set_stars(0, 10)
+    explored = list(MAP_TOKEN_FEATURE_NAMES).index("explored")
+    assert env.observe(player=0)["map_tokens"][far, explored] == 0
+    gather_to_level_up(env)
+    act(env, "level_up", arg="border_growth")
+    assert env.tile(far)["owner"] == 0
+    assert env.observe(player=0)["map_tokens"][far, explored] == 0
+    assert is_legal(env, "build", target=far, arg="lumber_hut")
+
+
 def test_reward_park():
     # RULES §8.2: L5 Park: +250 score; +25 -> +275 (into worth too)
     env, c = gather_board(4, population=4)

@@ -62,6 +62,22 @@ def test_income_city_with_enemy_unit_on_centre_yields_0():
     assert env.income(0) == 2
 
 
+def test_occupied_city_keeps_its_production():
+    """Tribes' City.getProduction() ignores units: an enemy unit on the centre only removes the city
+    from the income at turn start (GameState.initTurn), not from its production (city_at, the
+    city_production column, the ranking's production tie-break)."""
+    env = duel()
+    c = at(env, 3, 3)
+    env.place_city(0, c)
+    env.place_unit(1, "warrior", c)
+    assert env.city_at(c)["production"] == 1
+    assert env.income(0) == 2
+    col = list(polyenv.MAP_TOKEN_FEATURE_NAMES).index("city_production")
+    assert env.observe(player=0)["map_tokens"][c, col] == 1
+    end_round(env)
+    assert env.stars(0) == 2  # the occupied city still yields nothing at turn start
+
+
 def test_income_luxidoor_capital_gives_4():
     # RULES §3 examples: "Luxidoor capital 4" (level 3 + 1 capital bonus)
     env = GameEnv(seed=0, players=(Luxidoor, Bardur))

@@ -112,6 +112,37 @@ def test_road_move_lands_on_road_end():
     assert env.unit_at(c) is None
 
 
+def test_road_search_stops_when_movement_is_spent():
+    """Rule (Tribes' StepMove.getNeighbours, not spelled out in RULES.md §6): "once the movement spent
+    equals MOV exactly, the search stops there; a road step cannot continue from that tile".
+    A Warrior on its own capital (5,5) with roads on (5,6), (5,7), (5,8): (5,6) costs 0.5, (5,7) 1.0 =
+    MOV, so (5,8) is out of reach although floor(1.5) <= 1."""
+    env = duel(11, p0_city=(5, 5))
+    c = at(env, 5, 5)
+    for y in (6, 7, 8):
+        env.set_road(at(env, 5, y))
+    env.place_unit(0, "warrior", c)
+    targets = move_targets(env, c)
+    assert at(env, 5, 7) in targets
+    assert at(env, 5, 8) not in targets
+    assert targets == (area(env, c, 1) - {c}) | {at(env, 5, 7), at(env, 4, 7), at(env, 6, 7)}
+
+
+def test_zone_of_control_on_a_road_ends_the_move():
+    """RULES §6: a step into zone of control "costs all remaining movement" — the road discount does not
+    apply to it (Tribes sets the ZoC cost after halving). Road (5,5)-(5,6)-(5,7), Warrior on (5,5), enemy
+    on (6,5): (5,6) is in its zone of control, so the Warrior stops there and (5,7) (reachable only
+    through (4,6), (5,6) or (6,6), the last two in zone of control) is out of reach."""
+    env, c = centre_board()
+    for y in (5, 6, 7):
+        env.set_road(at(env, 5, y))
+    env.place_unit(0, "warrior", c)
+    env.place_unit(1, "warrior", at(env, 6, 5))
+    targets = move_targets(env, c)
+    assert at(env, 5, 6) in targets
+    assert at(env, 5, 7) not in targets
+
+
 def test_units_cannot_stack():
     # RULES §6: "The destination must be empty (no unit of any tribe)"
     env, c = centre_board()

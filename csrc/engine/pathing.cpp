@@ -102,7 +102,8 @@ inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, 
   const int cls = step_class(s, u, ctx, to);
   if (cls == kBlocked) return -1;
   int cost = cls == kEndsMove ? mov - used : kUnit;
-  if (s.tiles[from].road_link && road_or_city(s.tiles[to])) {
+  // Zone of control costs all remaining movement, road or not (Tribes sets it after the road discount).
+  if (!ctx.zoc[to] && s.tiles[from].road_link && road_or_city(s.tiles[to])) {
     const int owner = s.tile_owner(from);
     if (owner < 0 || owner == u.owner) cost = std::max(kUnit / 2, cost / 2);
   }
@@ -149,8 +150,8 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
     const Tile& src = s.tiles[from];
     // Embarking or disembarking ends the move.
     if ((dx0 | dy0) != 0 && is_water(src.terrain) != naval) continue;
-    // With no movement left only a road step can still pass the floor test.
-    if (used >= mov && !src.road_link) continue;
+    // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
+    if (used == mov) continue;
     for (int dx = std::max(dx0 - 1, std::max(-reach, -ux)); dx <= std::min(dx0 + 1, std::min(reach, n - 1 - ux)); ++dx) {
       for (int dy = std::max(dy0 - 1, std::max(-reach, -uy)); dy <= std::min(dy0 + 1, std::min(reach, n - 1 - uy)); ++dy) {
         if (dx == dx0 && dy == dy0) continue;

@@ -15,10 +15,9 @@ int tech_cost(const GameState& s, int player, int tech) {
   return cost;
 }
 
+// Tribes' City.getProduction(): units on the centre do not matter here.
 int city_production(const GameState& s, int city) {
   const City& c = s.cities[city];
-  const Unit* occupant = s.unit_at(c.tile);
-  if (occupant && occupant->owner != c.owner) return 0;
   if (c.population < 0) return c.population;
   return c.level + c.workshops + (c.capital() ? 1 : 0) + kCustomsHousePerPort * c.customs_ports;
 }
@@ -26,7 +25,12 @@ int city_production(const GameState& s, int city) {
 int star_income(const GameState& s, int player) {
   int total = 0;
   for (int i = 0; i < int(s.cities.size()); ++i) {
-    if (s.cities[i].owner == player) total += city_production(s, i);
+    const City& c = s.cities[i];
+    if (c.owner != player) continue;
+    // Only the turn-start income skips a city with an enemy unit on its centre (GameState.initTurn).
+    const Unit* occupant = s.unit_at(c.tile);
+    if (occupant && occupant->owner != player) continue;
+    total += city_production(s, i);
   }
   return total > 0 ? total : 0;
 }
