@@ -574,15 +574,27 @@ def test_tower_of_wisdom_after_researching_all_24_techs():
     assert is_legal(env, "build", target=at(env, 0, 1), arg="tower_of_wisdom")
 
 
-def test_tower_of_wisdom_ignores_techs_not_researched():
-    # RULES §15 quirk 9: "Ruins research gives no score and does not unlock Tower of Wisdom." (a tech
-    # granted without the Research action does not count)
+def test_tower_of_wisdom_needs_the_research_action_to_complete_the_tree():
+    # RULES §15 quirk 9: "Ruins research gives no score and does not unlock Tower of Wisdom." Tribes
+    # (ResearchTechCommand, TechnologyTree.doResearch) checks for a complete tree only after a Research
+    # action whose tech is a leaf (Shields or tier 3): a tech gained otherwise still counts towards the 24,
+    # but a tree completed by ruins, or by researching a non-leaf tech last, never unlocks the Tower.
     env = duel(11)
     env.grant_tech(0, "climbing")
     env.set_stars(0, 10000)
     for tech in polyenv.TECHS:
         if tech != "climbing":
             act(env, "research", arg=tech)
+    assert "tower_of_wisdom" in available(env)  # completed by Philosophy, a leaf
+    env = duel(11)
+    env.set_stars(0, 10000)
+    climbing_subtree = ("meditation", "philosophy", "mining", "smithery")
+    for tech in climbing_subtree:
+        env.grant_tech(0, tech)
+    for tech in polyenv.TECHS[1:]:
+        if tech not in climbing_subtree:
+            act(env, "research", arg=tech)
+    act(env, "research", arg="climbing")  # completes the tree, but Climbing is no leaf
     assert len(env.player(0)["techs"]) == 24
     assert "tower_of_wisdom" not in available(env)
 

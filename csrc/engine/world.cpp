@@ -183,7 +183,10 @@ void grant_tech(GameState& s, int player, int tech, bool researched) {
   if (tech == kClimbing || tech == kSailing || tech == kNavigation) touch_moves(s);
   if (researched) {
     p.researched |= 1u << tech;
-    if (p.researched == (1u << kNumTechs) - 1) make_monument_available(s, player, kTowerOfWisdom);
+    // Tribes checks for a complete tree (however its techs were gained) only after researching a
+    // leaf: Shields or a tier-3 tech (TechnologyTree.doResearch).
+    const bool leaf = tech == kShields || kTechs[tech].tier == 3;
+    if (leaf && p.techs == (1u << kNumTechs) - 1) make_monument_available(s, player, kTowerOfWisdom);
   }
 }
 
