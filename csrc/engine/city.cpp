@@ -369,7 +369,12 @@ void examine_ruins(GameState& s, int slot) {
   Player& p = s.players[player];
   switch (outcome) {
     case kRuinsGiant: {
+      const int32_t examiner = u.uid;
       push_unit_away(s, tile);
+      // Tribes' ExamineCommand sets the examiner FINISHED after pushing it, so it is not PUSHED.
+      for (Unit& v : s.units) {
+        if (v.uid == examiner && v.alive()) v.status = kFinished;
+      }
       if (is_water(s.tiles[tile].terrain)) {
         // quirk 8 fixed: a Battleship carrying a Warrior at 10/10.
         int b = add_unit(s, player, kBattleship, tile, -1, kFinished);
