@@ -327,6 +327,22 @@ def test_capture_enemy_city_moves_worth_and_keeps_capital():
     assert env.player(1)["alive"]
 
 
+def test_capturing_an_enemy_city_rehomes_one_unit_to_it():
+    # RULES §8.4 (village): "One unit already supported elsewhere is re-homed to it for bookkeeping: the last
+    # unit in the capital's list". Tribes' Board.capture does the same for an enemy city (moveOneToNewCity).
+    env = duel(11, p1_city=None)
+    c = at(env, 5, 6)
+    env.place_city(1, c)
+    env.place_city(1, at(env, 10, 10), capital=True)
+    capital = at(env, 0, 0)
+    env.place_unit(0, "warrior", c)
+    env.place_unit(0, "warrior", capital)  # supported by the capital
+    assert env.unit_at(capital)["home_city"] == capital
+    act(env, "capture", source=c)
+    assert env.unit_at(capital)["home_city"] == c
+    assert env.city_at(c)["supported"] == 1 and env.city_at(capital)["supported"] == 0
+
+
 def test_elimination_when_no_cities_left():
     # RULES §8.4: "A tribe is eliminated (LOSS) only with no cities left; all its units are then removed."
     env = duel(11, p1_city=None)

@@ -272,12 +272,9 @@ void eliminate(GameState& s, int player) {
   }
 }
 
-void capture_village(GameState& s, int slot) {
-  Unit& u = s.units[slot];
-  const int player = u.owner, tile = u.tile;
-  const int city = create_city(s, player, tile, false);
-  reveal_area(s, player, tile, 1);
-  // Bookkeeping (§8.4): one unit supported elsewhere moves its home here.
+// Bookkeeping (§8.4) after any capture: one unit supported elsewhere moves its home to `city`
+// (Tribes' Board.moveOneToNewCity runs for villages and enemy cities alike).
+void rehome_one_unit_to(GameState& s, int player, int city) {
   const Player& p = s.players[player];
   int donor = -1;
   if (p.capital_city >= 0 && s.cities[p.capital_city].owner == player) donor = last_unit_of(s, p.capital_city);
@@ -286,6 +283,14 @@ void capture_village(GameState& s, int slot) {
     if (other >= 0) donor = last_unit_of(s, other);
   }
   if (donor >= 0) rehome(s, donor, city);
+}
+
+void capture_village(GameState& s, int slot) {
+  Unit& u = s.units[slot];
+  const int player = u.owner, tile = u.tile;
+  const int city = create_city(s, player, tile, false);
+  reveal_area(s, player, tile, 1);
+  rehome_one_unit_to(s, player, city);
   update_trade_network(s, player);
 }
 
@@ -322,6 +327,7 @@ void capture_city(GameState& s, int slot) {
     }
     rehome(s, i, target);
   }
+  rehome_one_unit_to(s, player, city);
   if (lost.num_cities == 0) eliminate(s, loser);
   else update_trade_network(s, loser);
   update_trade_network(s, player);
