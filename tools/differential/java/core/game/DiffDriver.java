@@ -22,6 +22,9 @@ import java.util.*;
  * Protocol: one command per stdin line, one JSON reply per stdout line.
  *   load PATH MODE SEED   - load a level CSV (MODE = CAPITALS | SCORE; SEED seeds the game's Random)
  *   step I                - play action I of the last reported legal-action list
+ *   truemoves             - {"moves": [[source, destination], ...]}: the active tribe's moves found by an exact
+ *                           shortest-path search over the same StepMove costs (Tribes' own Pathfinder lowers a
+ *                           visited node's cost without re-expanding it, so its reach depends on visiting order)
  *   quit
  * Every reply is the full state plus the legal actions, each as [kind, source tile, target tile, arg, amount]
  * with tiles as x * N + y (-1 when not applicable). The tick is incremented just before the End Turn that
@@ -44,6 +47,7 @@ public class DiffDriver {
                 switch (p[0]) {
                     case "load": reply = load(p[1], p[2], Long.parseLong(p[3])); break;
                     case "step": reply = step(Integer.parseInt(p[1])); break;
+                    case "truemoves": reply = trueMoves(); break;
                     case "quit": return;
                     default: reply = "{\"error\":\"unknown command\"}";
                 }
@@ -80,6 +84,39 @@ public class DiffDriver {
         if (a.getActionType() == Types.ACTION.END_TURN && endTurnWraps()) gs.incTick();
         gs.advance(a, true);
         return report();
+    }
+
+    static String trueMoves() {
+        Board board = gs.getBoard();
+        StringBuilder b = new StringBuilder("{\"moves\":[");
+        boolean any = false;
+        for (int unitId : gs.getUnitActions().keySet()) {
+            Unit u = (Unit) gs.getActor(unitId);
+            if (u == null || !u.canMove()) continue;
+            core.actions.unitactions.StepMove sm = new core.actions.unitactions.StepMove(gs, u);
+            int start = tile(u.getPosition());
+            HashMap<Integer, Double> best = new HashMap<>();
+            PriorityQueue<double[]> open = new PriorityQueue<>((p1, p2) -> Double.compare(p1[0], p2[0]));
+            best.put(start, 0.0);
+            open.add(new double[]{0.0, start});
+            while (!open.isEmpty()) {
+                double[] top = open.poll();
+                int t = (int) top[1];
+                if (top[0] > best.get(t)) continue;
+                for (utils.graph.PathNode nb : sm.getNeighbours(new Vector2d(t / N, t % N), top[0])) {
+                    int nt = nb.getX() * N + nb.getY();
+                    double c = top[0] + nb.getTotalCost();
+                    if (c < best.getOrDefault(nt, Double.MAX_VALUE)) { best.put(nt, c); open.add(new double[]{c, nt}); }
+                }
+            }
+            for (int t : best.keySet()) {
+                if (t == start || board.getUnitAt(t / N, t % N) != null) continue;
+                b.append('[').append(start).append(',').append(t).append("],");
+                any = true;
+            }
+        }
+        if (any) b.setLength(b.length() - 1);
+        return b.append("]}").toString();
     }
 
     static int tile(Vector2d v) { return v == null ? -1 : v.x * N + v.y; }
