@@ -101,7 +101,8 @@ constexpr int kUnit = 256;
 inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, int from, int to, int used, int mov) {
   const int cls = step_class(s, u, ctx, to);
   if (cls == kBlocked) return -1;
-  int cost = cls == kEndsMove ? mov - used : kUnit;
+  // All remaining movement; MOV itself once more than MOV is spent (Tribes StepMove).
+  int cost = cls == kEndsMove ? (used < mov ? mov - used : mov) : kUnit;
   // Zone of control costs all remaining movement, road or not (Tribes sets it after the road discount).
   if (!ctx.zoc[to] && s.tiles[from].road_link && road_or_city(s.tiles[to])) {
     const int owner = s.tile_owner(from);
