@@ -97,6 +97,14 @@ class Driver:
     def step(self, index: int) -> dict:
         return self._call(f"step {index}")
 
+    def true_moves(self) -> list:
+        """[[source, destination], ...] of the active tribe by an exact shortest-path search (see DiffDriver)."""
+        return [m[:2] for m in self._call("truemoves")["moves"]]
+
+    def true_move_costs(self) -> dict:
+        """{(source, destination): movement spent} of the exact search."""
+        return {(m[0], m[1]): m[2] for m in self._call("truemoves")["moves"]}
+
     def close(self) -> None:
         try:
             self.proc.stdin.write("quit\n")

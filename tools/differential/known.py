@@ -1,10 +1,68 @@
-"""Classification of differences: deliberate polyenv choices (README "The game") vs unexplained."""
+"""Classification of a difference: a documented polyenv choice, a documented Java artefact, a random event
+the two engines draw differently (the game is stopped there and counted), or unexplained.
+
+Every rule here is narrow: it looks at the action that caused the difference, the Java state before it and
+the differing field, so an unrelated bug that happens to touch the same field in another way stays
+unexplained.
+"""
 
 from __future__ import annotations
 
+TEMPLES = {"TEMPLE", "WATER_TEMPLE", "FOREST_TEMPLE", "MOUNTAIN_TEMPLE"}
+MONUMENTS = {"ALTAR_OF_PEACE", "EMPERORS_TOMB", "EYE_OF_GOD", "GATE_OF_POWER", "GRAND_BAZAR", "PARK_OF_FORTUNE",
+             "TOWER_OF_WISDOM"}
+WATER = (1, 2)  # Types.TERRAIN ordinals of shallow and deep water
+CITY = 5
 
-def classify(d: dict) -> str:
-    """'deliberate: <choice>' for a documented choice, else 'unexplained: <field kind>'."""
+# Category -> README wording (docs/differential.md lists them with counts).
+DELIBERATE_TEMPLE_DESTROY = "deliberate: destroying a temple removes its points"
+DELIBERATE_CAPTURE_POINTS = "deliberate: a captured temple or monument moves no extra points"
+DELIBERATE_RUINS_WATER = "deliberate: ruins Battleship on water (10/10 HP, boats never stack)"
+JAVA_PATHFINDER = "java artefact: pathfinder reach depends on visiting order"
+RANDOM_REHOME = "random event: re-homing after a capture (game stopped)"
+
+
+def _score_field(field: str) -> bool:
+    return field.endswith(".score") or field.endswith(".worth")
+
+
+def _rehome_is_random(before: dict, act: tuple) -> bool:
+    """Whether Java's Board.capture drew from its Random (Collections.shuffle) for this capture."""
+    tile = act[1]
+    me = before["active"]
+    cities = {c[0]: c for c in before["cities"]}
+
+    def holds_capital_with(tribe: int, pred) -> bool:
+        cap = before["tribes"][tribe]["capital"]
+        return cap in cities and cities[cap][1] == tribe and pred(cities[cap])
+
+    if not holds_capital_with(me, lambda c: c[9] > 0):
+        return True  # the captor's donor city is drawn at random
+    if before["terrain"][tile] == CITY and tile in cities:
+        captured = cities[tile]
+        loser, n = captured[1], captured[9]
+        # the loser's units go to its capital while it has room, the rest to shuffled cities
+        return n > 0 and not holds_capital_with(loser, lambda c: c[2] + 1 - c[9] >= n and c[0] != tile)
+    return False
+
+
+def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -> str:
+    """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``."""
     field = d["field"]
-    return "unexplained: " + field.split("@")[0].split("[")[0].split(".")[-1] if "." in field else \
-        "unexplained: " + field
+    if field == "legal_actions" and true_moves_match:
+        return JAVA_PATHFINDER
+    if act is None:
+        return "unexplained: initial state"
+    kind, src, tgt = act[0], act[1], act[2]
+    if kind == "destroy" and before["building"][tgt] in TEMPLES and _score_field(field):
+        return DELIBERATE_TEMPLE_DESTROY
+    if kind == "capture" and before["terrain"][src] == CITY and _score_field(field):
+        inside = [b for b, owner in zip(before["building"], before["territory"]) if owner == src]
+        if any(b in TEMPLES or b in MONUMENTS for b in inside):
+            return DELIBERATE_CAPTURE_POINTS
+    if kind == "examine" and before["terrain"][src] in WATER:
+        return DELIBERATE_RUINS_WATER
+    if kind == "capture" and (field.endswith(".home_city") or field.endswith(".supported")) \
+            and _rehome_is_random(before, act):
+        return RANDOM_REHOME
+    return "unexplained: " + (field.split("@")[0].split("[")[0] if "." in field else field)

@@ -54,6 +54,16 @@ def ruins_outcome(before: dict, after: dict, tile: int, player: int) -> tuple[st
     return "explorer", -1
 
 
+def _true_moves_match(driver: Driver, jacts: dict, pacts: dict) -> bool:
+    """True if the legal sets differ only in moves and polyenv's moves are exactly those of an exact
+    shortest-path search over Java's own step costs (so the difference is Java's visiting-order artefact)."""
+    diff = jacts.keys() ^ pacts.keys()
+    if not diff or any(a[0] != "move" for a in diff):
+        return False
+    true = {("move", s, t, None, 0) for s, t in driver.true_moves()}
+    return true == {a for a in pacts if a[0] == "move"}
+
+
 def play(driver: Driver, name: str, csv_path: str, csv: str, mode: str, seed: int, max_actions: int) -> dict:
     """One game in lockstep; returns {actions, difference (or None), moves}."""
     rnd = random.Random(seed)
@@ -61,6 +71,7 @@ def play(driver: Driver, name: str, csv_path: str, csv: str, mode: str, seed: in
     env = GameEnv(level=csv, players=None, mode=mode, full_observability=True, auto_end_turn=False, seed=seed)
     moves: list[tuple] = []
     compared = 0
+    before, last = j, None
 
     def diff(field, jv, pv, kind):
         return {"level": name, "mode": mode, "seed": seed, "actions": list(moves), "field": field,
@@ -70,20 +81,24 @@ def play(driver: Driver, name: str, csv_path: str, csv: str, mode: str, seed: in
         js, ps = canon.java_state(j), canon.polyenv_state(env)
         d = canon.first_difference(js, ps)
         if d is not None:
-            return {"compared": compared, "difference": diff(*d, "state")}
+            out = diff(*d, "state")
+            out["category"] = known.classify(out, before, last, False)
+            return {"compared": compared, "difference": out}
         jacts = {canon.java_action(a): i for i, a in enumerate(j["actions"])}
         pacts = canon.polyenv_actions(env) if not env.game_over else {}
         if jacts.keys() != pacts.keys():
             only_j = sorted(map(repr, jacts.keys() - pacts.keys()))
             only_p = sorted(map(repr, pacts.keys() - jacts.keys()))
-            return {"compared": compared, "difference": diff("legal_actions", only_j[:5], only_p[:5], "legal")}
+            out = diff("legal_actions", only_j[:5], only_p[:5], "legal")
+            out["category"] = known.classify(out, before, last, _true_moves_match(driver, jacts, pacts))
+            return {"compared": compared, "difference": out}
         compared += 1
         if j["over"] or len(moves) >= max_actions:
             return {"compared": compared, "difference": None}
         pool = sorted(jacts) if len(moves) % 2 == 0 else sorted(pacts)  # alternate the picking engine
         act = pool[rnd.randrange(len(pool))]
         moves.append(act)
-        before = j
+        before, last = j, act
         j = driver.step(jacts[act])
         if act[0] == "examine":
             outcome, tech = ruins_outcome(before, j, act[1], before["active"])
@@ -132,8 +147,7 @@ def main(argv=None) -> int:
             d = res["difference"]
             if d is not None:
                 d["csv"] = csv
-                cat = known.classify(d)
-                d["category"] = cat
+                cat = d["category"]
                 by_cat[cat] += 1
                 if report:
                     report.write(json.dumps(d) + "\n")
@@ -150,6 +164,7 @@ def main(argv=None) -> int:
         if report:
             report.close()
     deliberate = sum(n for c, n in by_cat.items() if c.startswith("deliberate"))
+    print(f"differential: {games} games, {actions} actions compared; by category:")
     for c, n in sorted(by_cat.items()):
         print(f"  {c}: {n}")
     print(f"  {actions / max(time.time() - t0, 1e-9):.0f} actions/s")

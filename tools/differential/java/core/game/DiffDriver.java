@@ -111,7 +111,7 @@ public class DiffDriver {
             }
             for (int t : best.keySet()) {
                 if (t == start || board.getUnitAt(t / N, t % N) != null) continue;
-                b.append('[').append(start).append(',').append(t).append("],");
+                b.append('[').append(start).append(',').append(t).append(',').append(best.get(t)).append("],");
                 any = true;
             }
         }
