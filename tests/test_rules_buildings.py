@@ -265,6 +265,24 @@ def test_windmill_next_to_another_citys_farm_pays_the_farm_city():
     assert pop(env, b) == pb
 
 
+def test_windmill_next_to_an_enemy_farm_only_is_buildable():
+    # RULES §9.2: "Windmill | Construction | plain next to a Farm" — any Farm: Tribes' Build.isBuildable
+    # checks the neighbouring buildings on the board, whoever owns them.
+    env = duel(11)
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    env.place_city(0, T(5, 3), level=10)
+    env.place_city(1, T(5, 6), level=10)
+    ensure_tech(env, 1, "organization", "farming")
+    ensure_tech(env, 0, "organization", "farming", "construction")
+    env.set_stars(1, 100)
+    env.set_stars(0, 100)
+    env.set_resource(T(4, 5), "crops")
+    env.set_current_player(1)
+    act(env, "build", target=T(4, 5), arg="farm")  # player 1's farm
+    env.set_current_player(0)
+    assert is_legal(env, "build", target=T(4, 4), arg="windmill")  # player 0's tile, next to it only
+
+
 def test_customs_house_next_to_another_citys_port_pays_the_port_city():
     # RULES §9.2: "Adjacency bonuses go to the city that owns the *other* building when the pair
     # belongs to two cities of the same tribe."  A Customs House built in city A next to a Port of

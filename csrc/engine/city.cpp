@@ -25,12 +25,11 @@ bool city_has_building(const GameState& s, int city, int building) {
   return found;
 }
 
-int count_adjacent(const GameState& s, int tile, int building, int player) {
-  int count = 0;
-  for_each_neighbour(s, tile, [&](int nb) {
-    if (s.tiles[nb].building == building && s.tile_owner(nb) == player) ++count;
-  });
-  return count;
+// Any owner's building counts (Tribes' Build.isBuildable looks at the board only).
+bool has_adjacent(const GameState& s, int tile, int building) {
+  bool found = false;
+  for_each_neighbour(s, tile, [&](int nb) { found = found || s.tiles[nb].building == building; });
+  return found;
 }
 
 int monument_bit(int building) { return 1 << (building - kFirstMonument); }
@@ -64,7 +63,7 @@ bool can_build(const GameState& s, int city, int tile, int building) {
   if (info.tech != kNoTech && !p.has(info.tech)) return false;
   if (p.stars < info.cost) return false;
   if (is_monument(building) && !(p.monuments_available & monument_bit(building))) return false;
-  if (info.adjacent_to >= 0 && count_adjacent(s, tile, info.adjacent_to, s.cities[city].owner) == 0) return false;
+  if (info.adjacent_to >= 0 && !has_adjacent(s, tile, info.adjacent_to)) return false;
   if (info.one_per_city && city_has_building(s, city, building)) return false;
   return true;
 }
