@@ -168,7 +168,9 @@ def polyenv_state(env) -> dict:
         s[pre + "terrain"] = d["terrain"]
         s[pre + "resource"] = d["resource"]
         s[pre + "building"] = d["building"]
-        s[pre + "road"] = d["road"]
+        # RULES §6: "A 'road' is a network tile that is neither water nor a city" (Tribes' Board.isRoad);
+        # polyenv keeps the flag of a road built on a village that later became a city.
+        s[pre + "road"] = d["road"] and d["terrain"] not in ("city", "shallow_water", "deep_water")
         s[pre + "territory"] = -1 if d["city"] is None or d["city"] < 0 else d["city"]
         u = env.unit_at(t)
         if u is not None:
