@@ -20,6 +20,40 @@ DELIBERATE_CAPTURE_POINTS = "deliberate: a captured temple or monument moves no 
 DELIBERATE_RUINS_WATER = "deliberate: ruins Battleship on water (10/10 HP, boats never stack)"
 JAVA_PATHFINDER = "java artefact: pathfinder reach depends on visiting order"
 RANDOM_REHOME = "random event: re-homing after a capture (game stopped)"
+JAVA_STICKY_BONUS = "java artefact: adjacency bonus paid to an earlier neighbour's city"
+MATCHING = {"PORT": "CUSTOMS_HOUSE", "FARM": "WINDMILL", "MINE": "FORGE", "LUMBER_HUT": "SAWMILL",
+            "CUSTOMS_HOUSE": "PORT", "WINDMILL": "FARM", "FORGE": "MINE", "SAWMILL": "LUMBER_HUT"}
+_JAVA_NAME = {"grand_bazaar": "GRAND_BAZAR"}
+
+
+def _sticky_bonus(before: dict, act: tuple) -> bool:
+    """Tribes' City.applyBonus keeps `cityToAddTo` across neighbours: once a matching building of another
+    city of the tribe is met (neighbours in x-major order), every later matching building's bonus, the
+    builder city's own included, is paid to that other city."""
+    n = int(len(before["terrain"]) ** 0.5)
+    tile = act[2]
+    built = _JAVA_NAME.get(act[3], act[3].upper())
+    match = MATCHING.get(built)
+    if match is None:
+        return False
+    home = before["territory"][tile]
+    owner = {c[0]: c[1] for c in before["cities"]}
+    me = owner.get(home)
+    x0, y0 = divmod(tile, n)
+    sticky = False
+    for x in range(x0 - 1, x0 + 2):
+        for y in range(y0 - 1, y0 + 2):
+            if (x, y) == (x0, y0) or not (0 <= x < n and 0 <= y < n) or before["building"][x * n + y] != match:
+                continue
+            city = before["territory"][x * n + y]
+            if city == home:
+                if sticky:
+                    return True
+            elif owner.get(city) == me:
+                sticky = True
+            else:
+                return False  # Tribes stops at another tribe's building, as polyenv does
+    return False
 
 
 def _score_field(field: str) -> bool:
@@ -60,6 +94,8 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -
         inside = [b for b, owner in zip(before["building"], before["territory"]) if owner == src]
         if any(b in TEMPLES or b in MONUMENTS for b in inside):
             return DELIBERATE_CAPTURE_POINTS
+    if kind == "build" and _sticky_bonus(before, act) and (field.endswith(".population") or _score_field(field)):
+        return JAVA_STICKY_BONUS
     if kind == "examine" and before["terrain"][src] in WATER:
         return DELIBERATE_RUINS_WATER
     if kind == "capture" and (field.endswith(".home_city") or field.endswith(".supported")) \
