@@ -941,6 +941,31 @@ def test_road_connection_gives_population_to_city_and_capital():
     assert env.player(0)["connected_cities"] == 1
 
 
+def test_connection_made_on_another_tribes_turn_gives_the_city_nothing():
+    # RULES §3: "a city that connects to the capital gets +1 (on its owner's turn) and the capital gets +1
+    # per connected city". Tribes (Tribe.updateNetwork) pays the city only when the link appears on its
+    # owner's turn; a link closed by another tribe's neutral road pays the capital alone, and the city
+    # never gets it later.
+    env = GameEnv.blank(11, (0, 1))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    cap, city = T(2, 2), T(2, 6)
+    env.place_city(1, T(10, 10), capital=True)
+    env.place_city(0, cap, level=10, capital=True)
+    env.place_city(0, city)
+    env.set_road(T(2, 3))
+    env.set_road(T(2, 5))
+    env.set_current_player(1)
+    ensure_tech(env, 1, "riding", "roads")
+    env.set_stars(1, 2)
+    pc, pcity = pop(env, cap), pop(env, city)
+    act(env, "build_road", target=T(2, 4))  # neutral: player 1 closes player 0's link
+    assert env.city_at(city)["connected"]
+    assert pop(env, cap) == pc + 1
+    assert pop(env, city) == pcity
+    end_round(env)
+    assert pop(env, city) == pcity
+
+
 def test_road_through_enemy_territory_does_not_link():
     # RULES §9.4: "road tiles that are neutral or in its own territory"
     env = GameEnv.blank(11, (0, 1))

@@ -291,7 +291,8 @@ void update_trade_network(GameState& s, int player) {
     if (now != bool(c.connected)) {
       c.connected = now;
       int delta = now ? 1 : -1;
-      add_population(s, i, delta);
+      // A new link pays the city only on its owner's turn (Tribes' Tribe.updateNetwork); a lost one always costs.
+      if (!now || player == s.current_player) add_population(s, i, delta);
       if (holds_capital) add_population(s, p.capital_city, delta);
     }
     connected += now;
