@@ -202,6 +202,21 @@ def test_super_unit_pushes_unit_in_city():
     assert env.unit_at(at(env, 4, 5))["status"] == "moved"
 
 
+def test_unit_pushed_onto_its_port_is_a_new_finished_boat():
+    # RULES §8.5: a push tile is usable if it is "water with the tribe's own port (the unit embarks)";
+    # §5: "Every new unit starts FINISHED: ... embarked". Tribes marks the replaced land unit PUSHED, so
+    # the new Boat stays FINISHED.
+    env, c = gather_board(4, population=4)
+    env.place_unit(0, "warrior", c)
+    port = at(env, 5, 6)  # first push offset (0, +1)
+    env.set_terrain(port, "shallow_water")
+    env.set_building(port, "port")
+    gather_to_level_up(env)
+    act(env, "level_up", arg="super_unit")
+    boat = env.unit_at(port)
+    assert boat is not None and boat["type"] == "boat" and boat["status"] == "finished"
+
+
 def test_level_up_chain_capital_population_20():
     # RULES §14 Further checked figures: capital with population 20 at (1,1), pop/need:
     # 18/3 (Workshop, production 4) -> 15/4 (Walls) -> 11/5 (Border Growth: +170, 7 new tiles)

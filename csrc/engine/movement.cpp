@@ -111,8 +111,10 @@ void push_unit_away(GameState& s, int tile) {
                                          (t.terrain == kDeep && p.has(kNavigation)))
                         : push_target_usable(s, owner, target);
     if (!usable) continue;
+    const int before_type = s.units[slot].type;
     slot = place_unit_on(s, slot, target);
-    s.units[slot].status = kPushed;
+    // An embarked unit is a new Boat, FINISHED (Tribes marks the replaced land unit PUSHED).
+    if (s.units[slot].type == before_type) s.units[slot].status = kPushed;
     return;
   }
   kill_unit(s, slot);
