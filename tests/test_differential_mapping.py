@@ -70,6 +70,7 @@ def test_java_state_and_polyenv_state_agree_on_a_hand_written_report():
         "tick": 0, "active": 0, "over": False, "winner": -1,
         "tribes": [{"stars": g.player(p)["stars"], "score": g.player(p)["score"], "techs": 1 << (2 if p == 0 else 3),
                     "kills": 0, "cities": 1, "result": "INCOMPLETE", "wars": 0, "sent": 0, "capital": 0,
+                    "allegiance": [0, 0],
                     "monuments": []} for p in range(2)],
         "units": [[t, u["owner"], 0, 10, 10, 0 if u["owner"] == 0 else 5, 0, 0, t, -1]
                   for t in range(n * n) if (u := g.unit_at(t)) is not None],

@@ -117,6 +117,7 @@ def java_state(j: dict) -> dict:
         s[pre + "wars_declared"] = t["wars"]
         s[pre + "stars_sent"] = t["sent"]
         s[pre + "monuments_available"] = tuple(sorted(building_from_java(m) for m in t["monuments"]))
+        s[pre + "allegiance"] = tuple(a for q, a in enumerate(t["allegiance"]) if q != p)  # not with itself
     for tile, owner, ty, hp, mhp, status, kills, vet, home, carried in j["units"]:
         pre = f"unit@{tile}."
         s[pre + "owner"] = owner
@@ -161,6 +162,7 @@ def polyenv_state(env) -> dict:
             s[pre + k] = d[k]
         s[pre + "techs"] = tuple(t for t in TECHS if t in d["techs"])
         s[pre + "monuments_available"] = tuple(sorted(d["monuments_available"]))
+        s[pre + "allegiance"] = tuple(a for q, a in enumerate(d["allegiance"]) if q != p)
     units, cities = [], []
     for t in range(env.map_size * env.map_size):
         d = env.tile(t)

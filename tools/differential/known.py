@@ -20,6 +20,7 @@ DELIBERATE_CAPTURE_POINTS = "deliberate: a captured temple or monument moves no 
 DELIBERATE_RUINS_WATER = "deliberate: ruins Battleship on water (10/10 HP, boats never stack)"
 JAVA_PATHFINDER = "java artefact: pathfinder reach depends on visiting order"
 RANDOM_REHOME = "random event: re-homing after a capture (game stopped)"
+JAVA_CONVERT_DIPLOMACY = "java artefact: Convert updates diplomacy after the unit changed sides"
 JAVA_STICKY_BONUS = "java artefact: adjacency bonus paid to an earlier neighbour's city"
 MATCHING = {"PORT": "CUSTOMS_HOUSE", "FARM": "WINDMILL", "MINE": "FORGE", "LUMBER_HUT": "SAWMILL",
             "CUSTOMS_HOUSE": "PORT", "WINDMILL": "FARM", "FORGE": "MINE", "SAWMILL": "LUMBER_HUT"}
@@ -94,6 +95,10 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -
         inside = [b for b, owner in zip(before["building"], before["territory"]) if owner == src]
         if any(b in TEMPLES or b in MONUMENTS for b in inside):
             return DELIBERATE_CAPTURE_POINTS
+    if kind == "convert" and field.endswith(".allegiance"):
+        # ConvertCommand sets the target's tribe first, so updateAllegiance(-5) and its knock-on act on the
+        # converter with itself: nothing changes between the two tribes (RULES §10 says convert -5).
+        return JAVA_CONVERT_DIPLOMACY
     if kind == "build" and _sticky_bonus(before, act) and (field.endswith(".population") or _score_field(field)):
         return JAVA_STICKY_BONUS
     if kind == "examine" and before["terrain"][src] in WATER:

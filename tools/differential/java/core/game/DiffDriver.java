@@ -79,10 +79,18 @@ public class DiffDriver {
         return j <= cur;
     }
 
-    static String step(int i) {
+    static String step(int i) throws ReflectiveOperationException {
         Action a = acts.get(i);
-        if (a.getActionType() == Types.ACTION.END_TURN && endTurnWraps()) gs.incTick();
+        boolean wrapped = a.getActionType() == Types.ACTION.END_TURN && endTurnWraps();
+        if (wrapped) gs.incTick();
         gs.advance(a, true);
+        // The framework's Game loop checks for the end of the game before it increments the tick: a game that
+        // ends at this End Turn for another reason than the turn limit ends in the round it was played in.
+        if (wrapped && gs.isGameOver() && gs.getTick() - 1 <= gs.getGameMode().getMaxTurns()) {
+            java.lang.reflect.Field f = GameState.class.getDeclaredField("tick");
+            f.setAccessible(true);
+            f.setInt(gs, gs.getTick() - 1);
+        }
         return report();
     }
 
@@ -160,7 +168,9 @@ public class DiffDriver {
              .append(",\"techs\":").append(techs).append(",\"kills\":").append(t.getnKills())
              .append(",\"cities\":").append(t.getNumCities()).append(",\"result\":\"").append(t.getWinner())
              .append("\",\"wars\":").append(t.getnWarsDeclared()).append(",\"sent\":").append(t.getnStarsSent())
-             .append(",\"capital\":").append(actorTile(t.getCapitalID())).append(",\"monuments\":[");
+             .append(",\"capital\":").append(actorTile(t.getCapitalID()))
+             .append(",\"allegiance\":").append(Arrays.toString(board.getDiplomacy().getAllegianceStatus()[t.getTribeId()]).replace(" ", ""))
+             .append(",\"monuments\":[");
             ArrayList<String> avail = new ArrayList<>();
             for (Map.Entry<Types.BUILDING, Types.BUILDING.MONUMENT_STATUS> e : t.getMonuments().entrySet())
                 if (e.getValue() == Types.BUILDING.MONUMENT_STATUS.AVAILABLE) avail.add('"' + e.getKey().name() + '"');
