@@ -1032,10 +1032,14 @@ def test_no_network_without_the_capital():
     assert env.city_at(city)["connected"]
     env.place_unit(1, "warrior", cap)
     end_turn(env)
+    p = pop(env, city)
     act(env, "capture", source=cap)
     assert env.city_at(cap)["owner"] == 1
     assert not env.city_at(city)["connected"]
     assert env.player(0)["connected_cities"] == 0
+    # Tribes' Tribe.updateNetwork just clears the network of a tribe without its capital: the cities keep
+    # the population their link gave them.
+    assert pop(env, city) == p
 
 
 # ---------------------------------------------------------------- §11 ruins

@@ -291,8 +291,9 @@ void update_trade_network(GameState& s, int player) {
     if (now != bool(c.connected)) {
       c.connected = now;
       int delta = now ? 1 : -1;
-      // A new link pays the city only on its owner's turn (Tribes' Tribe.updateNetwork); a lost one always costs.
-      if (!now || player == s.current_player) add_population(s, i, delta);
+      // As Tribes' Tribe.updateNetwork: a new link pays the city only on its owner's turn; a lost link costs
+      // the city 1 only while the capital is held (losing the capital just clears the network).
+      if (now ? player == s.current_player : holds_capital) add_population(s, i, delta);
       if (holds_capital) add_population(s, p.capital_city, delta);
     }
     connected += now;
