@@ -82,11 +82,13 @@ public class DiffDriver {
     static String step(int i) throws ReflectiveOperationException {
         Action a = acts.get(i);
         boolean wrapped = a.getActionType() == Types.ACTION.END_TURN && endTurnWraps();
+        int alive = 0;
+        for (Tribe t : gs.getTribes()) if (t.getWinner() != Types.RESULT.LOSS) alive++;
         if (wrapped) gs.incTick();
         gs.advance(a, true);
         // The framework's Game loop checks for the end of the game before it increments the tick: a game that
         // ends at this End Turn for another reason than the turn limit ends in the round it was played in.
-        if (wrapped && gs.isGameOver() && gs.getTick() - 1 <= gs.getGameMode().getMaxTurns()) {
+        if (wrapped && gs.isGameOver() && (alive <= 1 || someoneHoldsEveryCapital())) {
             java.lang.reflect.Field f = GameState.class.getDeclaredField("tick");
             f.setAccessible(true);
             f.setInt(gs, gs.getTick() - 1);
@@ -125,6 +127,16 @@ public class DiffDriver {
         }
         if (any) b.setLength(b.length() - 1);
         return b.append("]}").toString();
+    }
+
+    static boolean someoneHoldsEveryCapital() {
+        if (gs.getGameMode() != Types.GAME_MODE.CAPITALS) return false;
+        for (Tribe t : gs.getTribes()) {
+            boolean all = true;
+            for (int cap : gs.getBoard().getCapitalIDs()) all &= t.getCitiesID().contains(cap);
+            if (all) return true;
+        }
+        return false;
     }
 
     static int tile(Vector2d v) { return v == null ? -1 : v.x * N + v.y; }
