@@ -138,6 +138,19 @@ def test_reward_border_growth():
     assert all(env.tile(t)["owner"] == 0 and env.tile(t)["city"] == c for t in area(env, c, 2))
 
 
+def test_border_growth_claims_villages_too():
+    # RULES §8.3: "A city claims the unowned tiles of its radius-bound area (+20 score each)" — a village
+    # included (Tribes' assignCityTiles checks only that the tile has no city).
+    env, c = gather_board(3, population=3)
+    v = at(env, 5, 7)
+    env.set_terrain(v, "village")
+    gather_to_level_up(env)
+    s = score(env)
+    act(env, "level_up", arg="border_growth")
+    assert env.tile(v)["city"] == c
+    assert score(env) == s + 350
+
+
 def test_border_growth_reveals_nothing_and_builds_follow_the_true_state():
     """Tribes' Board.expandBorder only assigns tiles (no clearView), and BuildFactory checks no
     visibility: the new territory stays unexplored, and the Build actions on it are computed on the

@@ -138,7 +138,8 @@ void claim_territory(GameState& s, int city, int radius) {
   for_each_in_radius(s, centre, radius, [&](int t) {
     Tile& tile = s.tiles[t];
     if (tile.city >= 0) return;
-    if (tile.terrain == kVillage || (tile.terrain == kCity && t != centre)) return;  // other centres
+    // Villages are claimed too (Tribes' assignCityTiles); another city's centre always has its city.
+    if (tile.terrain == kCity && t != centre) return;
     tile.city = int16_t(city);
     add_city_worth(s, city, kTileClaimScore);
   });
