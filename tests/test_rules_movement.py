@@ -144,6 +144,30 @@ def test_move_ending_step_after_spending_more_than_mov_costs_mov():
     assert at(env, 5, 5) not in targets
 
 
+def test_reach_follows_the_cheapest_cost_of_each_tile():
+    """RULES §6: "Search: Dijkstra over 8-neighbours with budget MOV"; the search stops at a tile reached
+    with exactly MOV spent (Tribes' StepMove). A Knight (MOV 3) on a road at (5,0) reaches (5,4) in four
+    costly forest-road steps (1.5, 2.25, 2.75, then 3.25) or in six cheap road steps (3.0). Its cost is the
+    cheaper 3.0, where the search stops, so (4,5), reachable only from (5,4), is out of reach — even though
+    the costlier 3.25 would have allowed one more road step (floor(3.75) <= 3)."""
+    env = duel(11, p0_city=(0, 10), p1_city=(10, 10))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    k, p, target = T(5, 0), T(5, 4), T(4, 5)
+    forest = [T(4, 1), T(3, 2), T(4, 3)]
+    path = [k, *forest, T(6, 1), T(7, 2), T(8, 3), T(7, 4), T(6, 5), p, target]
+    for t in range(env.num_tiles):  # everything else is a mountain, impassable without Climbing
+        if t not in path and env.city_at(t) is None:
+            env.set_terrain(t, "mountain")
+    for t in path:
+        env.set_road(t)
+    for t in forest:
+        env.set_terrain(t, "forest")
+    env.place_unit(0, "knight", k)
+    targets = move_targets(env, k)
+    assert p in targets
+    assert target not in targets
+
+
 def test_zone_of_control_on_a_road_ends_the_move():
     """RULES §6: a step into zone of control "costs all remaining movement" — the road discount does not
     apply to it (Tribes sets the ZoC cost after halving). Road (5,5)-(5,6)-(5,7), Warrior on (5,5), enemy

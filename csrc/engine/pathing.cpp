@@ -113,8 +113,8 @@ inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, 
   return cost;
 }
 
-// The general search for units near road links: label-correcting (FIFO) over
-// the window; lower spent movement is never worse, so it converges to the optimum.
+// The general search for units near road links: Dijkstra over the window (the
+// queue is small, so the cheapest entry is found by a scan).
 int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size;
   const int mov = unit_movement(u) * kUnit;
@@ -141,6 +141,19 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   push(0, 0);
   const bool naval = is_naval(u.type);
   while (size > 0) {
+    // Lowest spent movement first (Dijkstra, as Tribes' Pathfinder): a tile is expanded only with its final
+    // cost. Expanding a costlier label first would be wrong here, not just slow: reaching a tile at exactly
+    // MOV stops the search there, so a stale higher label could reach tiles its final one cannot.
+    for (int i = 1, best_slot = head; i <= size; ++i) {
+      const int slot = (head + i) % kWindowCells;
+      if (i < size && best[cell_of(queue_dx[slot], queue_dy[slot])] < best[cell_of(queue_dx[best_slot], queue_dy[best_slot])]) {
+        best_slot = slot;
+      }
+      if (i == size && best_slot != head) {
+        std::swap(queue_dx[head], queue_dx[best_slot]);
+        std::swap(queue_dy[head], queue_dy[best_slot]);
+      }
+    }
     const int dx0 = queue_dx[head], dy0 = queue_dy[head];
     head = (head + 1) % kWindowCells;
     --size;
