@@ -130,6 +130,7 @@ def main(argv=None) -> int:
     unexplained = []
     report = open(args.report, "w") if args.report else None
     t0 = time.time()
+    interrupted = False
     try:
         for g in range(args.games):
             seed = args.seed * 1_000_003 + g
@@ -159,6 +160,8 @@ def main(argv=None) -> int:
             if (g + 1) % 50 == 0:
                 print(f"  {g + 1} games, {actions} actions, {actions / (time.time() - t0):.0f} actions/s, "
                       f"{dict(by_cat)}", flush=True)
+    except KeyboardInterrupt:  # SIGINT: report the games completed so far
+        interrupted = True
     finally:
         driver.close()
         if report:
@@ -168,6 +171,8 @@ def main(argv=None) -> int:
     for c, n in sorted(by_cat.items()):
         print(f"  {c}: {n}")
     print(f"  {actions / max(time.time() - t0, 1e-9):.0f} actions/s")
+    if interrupted:
+        print("  (interrupted: the counts cover the games completed before it)")
     print(f"differential: {games} games, {actions} actions compared, {len(unexplained)} unexplained differences, "
           f"{deliberate} deliberate")
     return 0 if not unexplained else 1
