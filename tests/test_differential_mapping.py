@@ -86,3 +86,23 @@ def test_java_state_and_polyenv_state_agree_on_a_hand_written_report():
     report["units"][0][3] = 9
     field, java, poly = canon.first_difference(canon.java_state(report), ps)
     assert field.endswith(".hp") and (java, poly) == (9, 10)
+
+
+def test_forced_ruins_outcome_is_imposed_once_and_validated():
+    # The test-only hook the differential runner uses to impose Java's ruins draw (RULES §11 outcomes).
+    g = GameEnv.blank(8, (2, 1), seed=3)
+    g.place_city(0, (0, 0), capital=True)
+    g.place_city(1, (7, 7), capital=True)
+    g.set_stars(0, 0)
+    for bad in ((5, -1), (1, -1), (4, 3), (1, 24)):
+        with pytest.raises(ValueError):
+            g._game._test_force_ruins(*bad)
+    for x in (2, 4):
+        g.set_resource((x, 4), "ruins")
+        g.place_unit(0, "warrior", (x, 4))
+    g._game._test_force_ruins(4, -1)  # resources: +10 stars
+    g.step(g.action_id("examine", source=(2, 4)))
+    assert g.stars(0) == 10
+    g._game._test_force_ruins(1, 0)  # research: climbing
+    g.step(g.action_id("examine", source=(4, 4)))
+    assert "climbing" in g.player(0)["techs"]
