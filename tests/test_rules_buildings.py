@@ -1019,6 +1019,28 @@ def test_destroying_a_port_leaves_the_network():
     assert pop(env, city) == pcity and pop(env, cap) == pc
 
 
+def test_captured_connected_city_leaves_the_network_after_its_worth_moved():
+    # RULES §8.4: "Its worth moves from the old owner's score to the captor's"; §3: disconnecting reverses the
+    # network's +1s. Tribes moves the worth first (CaptureCommand) and then drops the city from the loser's
+    # network (Tribe.updateNetwork), charging that population point to the loser.
+    env = GameEnv.blank(11, (0, 1))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    cap, city = T(2, 2), T(2, 5)
+    env.place_city(1, T(10, 10), capital=True)
+    env.place_city(0, cap, level=10, capital=True)
+    env.place_city(0, city)
+    env.set_road(T(2, 3))
+    env.set_road(T(2, 4))
+    assert env.city_at(city)["connected"]
+    env.place_unit(1, "warrior", city)
+    end_turn(env)
+    worth, s0, s1 = env.city_at(city)["worth"], score(env, 0), score(env, 1)
+    act(env, "capture", source=city)
+    assert score(env, 1) == s1 + worth
+    assert score(env, 0) == s0 - worth - 5 - 5  # the city's and the capital's network point
+    assert env.city_at(city)["worth"] == worth - 5
+
+
 def test_no_network_without_the_capital():
     # RULES §9.4: "Network for a tribe (only while it holds its own capital)"
     env = GameEnv.blank(11, (0, 1))

@@ -300,14 +300,16 @@ void capture_city(GameState& s, int slot) {
   City& c = s.cities[city];
   const int loser = c.owner;
   Player& lost = s.players[loser];
-  if (c.connected) {  // leaves the loser's trade network first
+  // The worth moves first; the city then leaves the loser's trade network at the loser's cost (Tribes'
+  // CaptureCommand, then Tribe.updateNetwork).
+  add_score(s, loser, -c.worth);
+  add_score(s, player, c.worth);
+  if (c.connected) {
     c.connected = 0;
     add_population(s, city, -1);
     if (lost.capital_city >= 0 && s.cities[lost.capital_city].owner == loser) add_population(s, lost.capital_city, -1);
     lost.connected_cities--;
   }
-  add_score(s, loser, -c.worth);
-  add_score(s, player, c.worth);
   c.owner = int8_t(player);
   touch_moves(s);  // the whole territory changes hands
   lost.num_cities--;
