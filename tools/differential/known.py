@@ -21,6 +21,7 @@ DELIBERATE_RUINS_WATER = "deliberate: ruins Battleship on water (10/10 HP, boats
 JAVA_PATHFINDER = "java artefact: pathfinder reach depends on visiting order"
 RANDOM_REHOME = "random event: re-homing after a capture (game stopped)"
 JAVA_CONVERT_DIPLOMACY = "java artefact: Convert updates diplomacy after the unit changed sides"
+JAVA_CAPTURE_BONUS = "java artefact: capture re-applies adjacency bonuses of the captured city"
 JAVA_STICKY_BONUS = "java artefact: adjacency bonus paid to an earlier neighbour's city"
 MATCHING = {"PORT": "CUSTOMS_HOUSE", "FARM": "WINDMILL", "MINE": "FORGE", "LUMBER_HUT": "SAWMILL",
             "CUSTOMS_HOUSE": "PORT", "WINDMILL": "FARM", "FORGE": "MINE", "SAWMILL": "LUMBER_HUT"}
@@ -81,6 +82,24 @@ def _rehome_is_random(before: dict, act: tuple) -> bool:
     return False
 
 
+def _has_matching_pair(before: dict, city: int) -> bool:
+    """Whether the territory of `city` holds a building next to its matching one (Farm-Windmill, ...).
+
+    Tribes' Tribe.capturedCity re-applies the bonuses of every building of the captured city (both the base
+    and the bonus side of each pair), while lostCity takes back only the base side: each pair adds population
+    on a capture. RULES §8.4 only says building effects are recomputed for both tribes."""
+    n = int(len(before["terrain"]) ** 0.5)
+    for t, (b, owner) in enumerate(zip(before["building"], before["territory"])):
+        if owner != city or b not in MATCHING:
+            continue
+        x0, y0 = divmod(t, n)
+        for x in range(max(x0 - 1, 0), min(x0 + 2, n)):
+            for y in range(max(y0 - 1, 0), min(y0 + 2, n)):
+                if (x, y) != (x0, y0) and before["building"][x * n + y] == MATCHING[b]:
+                    return True
+    return False
+
+
 def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -> str:
     """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``."""
     field = d["field"]
@@ -101,6 +120,9 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -
         return JAVA_CONVERT_DIPLOMACY
     if kind == "build" and _sticky_bonus(before, act) and (field.endswith(".population") or _score_field(field)):
         return JAVA_STICKY_BONUS
+    if kind == "capture" and before["terrain"][src] == CITY and _has_matching_pair(before, src) \
+            and (field.endswith(".population") or field.endswith(".production") or _score_field(field)):
+        return JAVA_CAPTURE_BONUS
     if kind == "examine" and before["terrain"][src] in WATER:
         return DELIBERATE_RUINS_WATER
     if kind == "capture" and (field.endswith(".home_city") or field.endswith(".supported")) \
