@@ -18,7 +18,8 @@ bool can_move(const Unit& u) {
 
 bool can_attack(const Unit& u) {
   switch (kUnits[u.type].pattern) {
-    case kOneAction: return u.status == kFresh;
+    // Tribes' Unit.canTransitionTo lets a Giant attack from MOVED too (only a push leaves it MOVED).
+    case kOneAction: return u.status == kFresh || (u.type == kGiant && u.status == kMoved);
     case kPersist: return u.status == kFresh || u.status == kMoved || u.status == kAttacked;
     default: return u.status == kFresh || u.status == kMoved;
   }
