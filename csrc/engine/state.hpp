@@ -77,7 +77,7 @@ struct Player {
   int32_t stars = 0;
   int32_t score = 0;
   uint32_t techs = 0;               // bit per Tech
-  uint32_t researched = 0;          // techs gained through the Research action (Tower of Wisdom)
+  uint32_t researched = 0;          // techs gained through the Research action (kept in the state; no rule reads it)
   int16_t kills = 0;
   int16_t capital_city = -1;        // this tribe's own starting capital
   int16_t num_cities = 0;
