@@ -569,3 +569,18 @@ def test_giant_left_moved_by_a_push_can_still_attack():
     env.place_unit(0, "defender", at(env, 2, 2), status="moved")
     env.place_unit(1, "warrior", at(env, 2, 3))
     assert not is_legal(env, "attack", source=at(env, 2, 2), target=at(env, 2, 3))
+
+
+def test_knight_killing_by_retaliation_is_set_attacked():
+    # RULES §5 Knight "persist: each kill sets ATTACKED"; §7 "An attacker brought to <= 0 HP dies and the
+    # target gets the kill". Tribes' Unit.addKill sets the Knight ATTACKED on a defensive kill too (it is
+    # FRESH again at its owner's next turn start).
+    env = duel(11)
+    a, k = at(env, 5, 5), at(env, 5, 6)
+    env.place_unit(0, "warrior", a, hp=1)
+    env.place_unit(1, "knight", k, status="finished")
+    attack(env, a, k)
+    assert env.unit_at(a) is None
+    assert env.unit_at(k)["kills"] == 1 and env.unit_at(k)["status"] == "attacked"
+    end_turn(env)
+    assert env.unit_at(k)["status"] == "fresh"
