@@ -265,6 +265,24 @@ def test_windmill_next_to_another_citys_farm_pays_the_farm_city():
     assert pop(env, b) == pb
 
 
+def test_windmill_next_to_an_enemy_farm_only_is_buildable():
+    # RULES §9.2: "Windmill | Construction | plain next to a Farm" — any Farm: Tribes' Build.isBuildable
+    # checks the neighbouring buildings on the board, whoever owns them.
+    env = duel(11)
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    env.place_city(0, T(5, 3), level=10)
+    env.place_city(1, T(5, 6), level=10)
+    ensure_tech(env, 1, "organization", "farming")
+    ensure_tech(env, 0, "organization", "farming", "construction")
+    env.set_stars(1, 100)
+    env.set_stars(0, 100)
+    env.set_resource(T(4, 5), "crops")
+    env.set_current_player(1)
+    act(env, "build", target=T(4, 5), arg="farm")  # player 1's farm
+    env.set_current_player(0)
+    assert is_legal(env, "build", target=T(4, 4), arg="windmill")  # player 0's tile, next to it only
+
+
 def test_customs_house_next_to_another_citys_port_pays_the_port_city():
     # RULES §9.2: "Adjacency bonuses go to the city that owns the *other* building when the pair
     # belongs to two cities of the same tribe."  A Customs House built in city A next to a Port of
@@ -477,6 +495,13 @@ def test_altar_of_peace_five_pacifist_turns_with_meditation():
     assert "altar_of_peace" not in available(env)
     for _ in range(5):
         end_round(env)
+    # The count goes on past 5 and only its 5th turn makes the Altar available (Tribes checks == 5).
+    assert "altar_of_peace" not in available(env)
+    env.place_unit(0, "archer", T(3, 3))
+    env.place_unit(1, "giant", T(3, 5))
+    attack(env, T(3, 3), T(3, 5))  # restarts the count
+    for _ in range(5):
+        end_round(env)
     assert "altar_of_peace" in available(env)  # [quirk 7]
     assert is_legal(env, "build", target=T(5, 4), arg="altar_of_peace")
 
@@ -567,15 +592,27 @@ def test_tower_of_wisdom_after_researching_all_24_techs():
     assert is_legal(env, "build", target=at(env, 0, 1), arg="tower_of_wisdom")
 
 
-def test_tower_of_wisdom_ignores_techs_not_researched():
-    # RULES §15 quirk 9: "Ruins research gives no score and does not unlock Tower of Wisdom." (a tech
-    # granted without the Research action does not count)
+def test_tower_of_wisdom_needs_the_research_action_to_complete_the_tree():
+    # RULES §15 quirk 9: "Ruins research gives no score and does not unlock Tower of Wisdom." Tribes
+    # (ResearchTechCommand, TechnologyTree.doResearch) checks for a complete tree only after a Research
+    # action whose tech is a leaf (Shields or tier 3): a tech gained otherwise still counts towards the 24,
+    # but a tree completed by ruins, or by researching a non-leaf tech last, never unlocks the Tower.
     env = duel(11)
     env.grant_tech(0, "climbing")
     env.set_stars(0, 10000)
     for tech in polyenv.TECHS:
         if tech != "climbing":
             act(env, "research", arg=tech)
+    assert "tower_of_wisdom" in available(env)  # completed by Philosophy, a leaf
+    env = duel(11)
+    env.set_stars(0, 10000)
+    climbing_subtree = ("meditation", "philosophy", "mining", "smithery")
+    for tech in climbing_subtree:
+        env.grant_tech(0, tech)
+    for tech in polyenv.TECHS[1:]:
+        if tech not in climbing_subtree:
+            act(env, "research", arg=tech)
+    act(env, "research", arg="climbing")  # completes the tree, but Climbing is no leaf
     assert len(env.player(0)["techs"]) == 24
     assert "tower_of_wisdom" not in available(env)
 
@@ -904,6 +941,31 @@ def test_road_connection_gives_population_to_city_and_capital():
     assert env.player(0)["connected_cities"] == 1
 
 
+def test_connection_made_on_another_tribes_turn_gives_the_city_nothing():
+    # RULES §3: "a city that connects to the capital gets +1 (on its owner's turn) and the capital gets +1
+    # per connected city". Tribes (Tribe.updateNetwork) pays the city only when the link appears on its
+    # owner's turn; a link closed by another tribe's neutral road pays the capital alone, and the city
+    # never gets it later.
+    env = GameEnv.blank(11, (0, 1))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    cap, city = T(2, 2), T(2, 6)
+    env.place_city(1, T(10, 10), capital=True)
+    env.place_city(0, cap, level=10, capital=True)
+    env.place_city(0, city)
+    env.set_road(T(2, 3))
+    env.set_road(T(2, 5))
+    env.set_current_player(1)
+    ensure_tech(env, 1, "riding", "roads")
+    env.set_stars(1, 2)
+    pc, pcity = pop(env, cap), pop(env, city)
+    act(env, "build_road", target=T(2, 4))  # neutral: player 1 closes player 0's link
+    assert env.city_at(city)["connected"]
+    assert pop(env, cap) == pc + 1
+    assert pop(env, city) == pcity
+    end_round(env)
+    assert pop(env, city) == pcity
+
+
 def test_road_through_enemy_territory_does_not_link():
     # RULES §9.4: "road tiles that are neutral or in its own territory"
     env = GameEnv.blank(11, (0, 1))
@@ -957,6 +1019,28 @@ def test_destroying_a_port_leaves_the_network():
     assert pop(env, city) == pcity and pop(env, cap) == pc
 
 
+def test_captured_connected_city_leaves_the_network_after_its_worth_moved():
+    # RULES §8.4: "Its worth moves from the old owner's score to the captor's"; §3: disconnecting reverses the
+    # network's +1s. Tribes moves the worth first (CaptureCommand) and then drops the city from the loser's
+    # network (Tribe.updateNetwork), charging that population point to the loser.
+    env = GameEnv.blank(11, (0, 1))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    cap, city = T(2, 2), T(2, 5)
+    env.place_city(1, T(10, 10), capital=True)
+    env.place_city(0, cap, level=10, capital=True)
+    env.place_city(0, city)
+    env.set_road(T(2, 3))
+    env.set_road(T(2, 4))
+    assert env.city_at(city)["connected"]
+    env.place_unit(1, "warrior", city)
+    end_turn(env)
+    worth, s0, s1 = env.city_at(city)["worth"], score(env, 0), score(env, 1)
+    act(env, "capture", source=city)
+    assert score(env, 1) == s1 + worth
+    assert score(env, 0) == s0 - worth - 5 - 5  # the city's and the capital's network point
+    assert env.city_at(city)["worth"] == worth - 5
+
+
 def test_no_network_without_the_capital():
     # RULES §9.4: "Network for a tribe (only while it holds its own capital)"
     env = GameEnv.blank(11, (0, 1))
@@ -970,10 +1054,14 @@ def test_no_network_without_the_capital():
     assert env.city_at(city)["connected"]
     env.place_unit(1, "warrior", cap)
     end_turn(env)
+    p = pop(env, city)
     act(env, "capture", source=cap)
     assert env.city_at(cap)["owner"] == 1
     assert not env.city_at(city)["connected"]
     assert env.player(0)["connected_cities"] == 0
+    # Tribes' Tribe.updateNetwork just clears the network of a tribe without its capital: the cities keep
+    # the population their link gave them.
+    assert pop(env, city) == p
 
 
 # ---------------------------------------------------------------- §11 ruins
@@ -1002,7 +1090,8 @@ def examine_outcome(seed, all_techs=False):
     if u["type"] == "giant":
         assert (u["owner"], u["hp"], u["home_city"], u["status"]) == (0, 40, -1, "finished")
         pushed = [t for t in area(env, ruins, 1) if t != ruins and env.unit_at(t) is not None]
-        assert len(pushed) == 1 and env.unit_at(pushed[0])["status"] == "pushed"
+        # §11 "the unit becomes FINISHED" wins over the push's PUSHED (Tribes sets it last)
+        assert len(pushed) == 1 and env.unit_at(pushed[0])["status"] == "finished"
         assert env.unit_at(pushed[0])["type"] == "warrior"
         signs.append("giant")
     else:

@@ -138,6 +138,19 @@ def test_reward_border_growth():
     assert all(env.tile(t)["owner"] == 0 and env.tile(t)["city"] == c for t in area(env, c, 2))
 
 
+def test_border_growth_claims_villages_too():
+    # RULES §8.3: "A city claims the unowned tiles of its radius-bound area (+20 score each)" — a village
+    # included (Tribes' assignCityTiles checks only that the tile has no city).
+    env, c = gather_board(3, population=3)
+    v = at(env, 5, 7)
+    env.set_terrain(v, "village")
+    gather_to_level_up(env)
+    s = score(env)
+    act(env, "level_up", arg="border_growth")
+    assert env.tile(v)["city"] == c
+    assert score(env) == s + 350
+
+
 def test_border_growth_reveals_nothing_and_builds_follow_the_true_state():
     """Tribes' Board.expandBorder only assigns tiles (no clearView), and BuildFactory checks no
     visibility: the new territory stays unexplored, and the Build actions on it are computed on the
@@ -200,6 +213,21 @@ def test_super_unit_pushes_unit_in_city():
     assert pushed is not None and pushed["type"] == "warrior" and pushed["status"] == "pushed"
     end_round(env)
     assert env.unit_at(at(env, 4, 5))["status"] == "moved"
+
+
+def test_unit_pushed_onto_its_port_is_a_new_finished_boat():
+    # RULES §8.5: a push tile is usable if it is "water with the tribe's own port (the unit embarks)";
+    # §5: "Every new unit starts FINISHED: ... embarked". Tribes marks the replaced land unit PUSHED, so
+    # the new Boat stays FINISHED.
+    env, c = gather_board(4, population=4)
+    env.place_unit(0, "warrior", c)
+    port = at(env, 5, 6)  # first push offset (0, +1)
+    env.set_terrain(port, "shallow_water")
+    env.set_building(port, "port")
+    gather_to_level_up(env)
+    act(env, "level_up", arg="super_unit")
+    boat = env.unit_at(port)
+    assert boat is not None and boat["type"] == "boat" and boat["status"] == "finished"
 
 
 def test_level_up_chain_capital_population_20():
@@ -325,6 +353,22 @@ def test_capture_enemy_city_moves_worth_and_keeps_capital():
     assert score(env, 1) == s1 - worth
     assert env.unit_at(c)["status"] == "finished"
     assert env.player(1)["alive"]
+
+
+def test_capturing_an_enemy_city_rehomes_one_unit_to_it():
+    # RULES §8.4 (village): "One unit already supported elsewhere is re-homed to it for bookkeeping: the last
+    # unit in the capital's list". Tribes' Board.capture does the same for an enemy city (moveOneToNewCity).
+    env = duel(11, p1_city=None)
+    c = at(env, 5, 6)
+    env.place_city(1, c)
+    env.place_city(1, at(env, 10, 10), capital=True)
+    capital = at(env, 0, 0)
+    env.place_unit(0, "warrior", c)
+    env.place_unit(0, "warrior", capital)  # supported by the capital
+    assert env.unit_at(capital)["home_city"] == capital
+    act(env, "capture", source=c)
+    assert env.unit_at(capital)["home_city"] == c
+    assert env.city_at(c)["supported"] == 1 and env.city_at(capital)["supported"] == 0
 
 
 def test_elimination_when_no_cities_left():
@@ -598,9 +642,14 @@ def test_auto_recover_at_turn_end():
     env = duel(11)
     env.place_unit(0, "warrior", at(env, 5, 5), hp=3)
     env.place_unit(0, "warrior", at(env, 3, 3), hp=3, status="moved")
+    env.place_unit(0, "warrior", at(env, 7, 7))
     end_turn(env)
     assert hp(env, at(env, 5, 5)) == 5
     assert hp(env, at(env, 3, 3)) == 3
+    # §7 "Recover ... makes the unit FINISHED": the automatic one too (Tribes runs the Recover
+    # action); a unit at full HP has nothing to recover and stays FRESH.
+    assert env.unit_at(at(env, 5, 5))["status"] == "finished"
+    assert env.unit_at(at(env, 7, 7))["status"] == "fresh"
 
 
 def test_disband_knight():

@@ -554,3 +554,33 @@ def test_veteran_keeps_base_attack_and_defence():
     attack(env, T(3, 3), T(3, 4))
     assert hp(env, T(3, 4)) == 5
     assert hp(env, T(3, 3)) == 10
+
+
+def test_giant_left_moved_by_a_push_can_still_attack():
+    # RULES §5: the Giant is a "one action" unit (any move or attack -> FINISHED); a PUSHED unit "becomes
+    # MOVED" at its owner's turn start. Tribes' Unit.canTransitionTo groups the Giant with the dash units,
+    # so from MOVED it may still attack (it cannot move).
+    env = duel(11)
+    g = at(env, 5, 5)
+    env.place_unit(0, "giant", g, status="moved")
+    env.place_unit(1, "warrior", at(env, 5, 6))
+    assert is_legal(env, "attack", source=g, target=at(env, 5, 6))
+    assert not is_legal(env, "move", source=g, target=at(env, 4, 4))
+    env.place_unit(0, "defender", at(env, 2, 2), status="moved")
+    env.place_unit(1, "warrior", at(env, 2, 3))
+    assert not is_legal(env, "attack", source=at(env, 2, 2), target=at(env, 2, 3))
+
+
+def test_knight_killing_by_retaliation_is_set_attacked():
+    # RULES §5 Knight "persist: each kill sets ATTACKED"; §7 "An attacker brought to <= 0 HP dies and the
+    # target gets the kill". Tribes' Unit.addKill sets the Knight ATTACKED on a defensive kill too (it is
+    # FRESH again at its owner's next turn start).
+    env = duel(11)
+    a, k = at(env, 5, 5), at(env, 5, 6)
+    env.place_unit(0, "warrior", a, hp=1)
+    env.place_unit(1, "knight", k, status="finished")
+    attack(env, a, k)
+    assert env.unit_at(a) is None
+    assert env.unit_at(k)["kills"] == 1 and env.unit_at(k)["status"] == "attacked"
+    end_turn(env)
+    assert env.unit_at(k)["status"] == "fresh"

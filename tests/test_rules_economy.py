@@ -277,3 +277,21 @@ def test_stars_are_capped_at_max_stars():
     end_turn(env)  # player 1's income arrives
     assert env.stars(1) == polyenv.MAX_STARS
     env.check_invariants()
+
+
+def test_send_stars_and_declare_war_include_eliminated_tribes():
+    # RULES §10: Send Stars "to any other tribe"; Declare War "only if not yet used this turn and
+    # allegiance(self, target) > −30" — an eliminated tribe included (Tribes' SendStarsFactory and
+    # DeclareWarFactory list every other tribe).
+    env = GameEnv.blank(8, (Bardur, Imperius, Oumaji))
+    env.place_city(0, (0, 0), capital=True)
+    env.place_city(1, (7, 7), capital=True)
+    env.place_city(2, (4, 4), capital=True)
+    env.set_current_player(1)
+    env.place_unit(1, "warrior", (4, 4))
+    act(env, "capture", source=(4, 4))  # allegiance(1, 2) -30; player 0's stays 0
+    assert not env.player(2)["alive"]
+    env.set_current_player(0)
+    env.set_stars(0, 20)
+    assert legal_send_stars(env, targets=(1, 2)) == 28
+    assert is_legal(env, "declare_war", target=2)

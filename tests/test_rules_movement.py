@@ -128,6 +128,46 @@ def test_road_search_stops_when_movement_is_spent():
     assert targets == (area(env, c, 1) - {c}) | {at(env, 5, 7), at(env, 4, 7), at(env, 6, 7)}
 
 
+def test_move_ending_step_after_spending_more_than_mov_costs_mov():
+    """RULES §6: forest "all remaining movement (MOV − c)"; roads "max(0.5, cost/2)"; "floor(c + step) ≤ MOV".
+    Tribes' StepMove charges MOV (not MOV − c) when c already exceeds MOV, which the floor test allows.
+    A Rider (MOV 2) on a road (5,0)-(5,5) with forests on (5,2) and (5,5): (5,1) 0.5, (5,2) 0.5 + 0.75,
+    (5,3) 1.75, (5,4) 2.25; the forest (5,5) then costs max(0.5, 2/2) = 1 -> 3.25, out of reach."""
+    env = duel(11, p0_city=(0, 10), p1_city=(10, 10))
+    for y in range(6):
+        env.set_road(at(env, 5, y))
+    for y in (2, 5):
+        env.set_terrain(at(env, 5, y), "forest")
+    env.place_unit(0, "rider", at(env, 5, 0))
+    targets = move_targets(env, at(env, 5, 0))
+    assert at(env, 5, 4) in targets
+    assert at(env, 5, 5) not in targets
+
+
+def test_reach_follows_the_cheapest_cost_of_each_tile():
+    """RULES §6: "Search: Dijkstra over 8-neighbours with budget MOV"; the search stops at a tile reached
+    with exactly MOV spent (Tribes' StepMove). A Knight (MOV 3) on a road at (5,0) reaches (5,4) in four
+    costly forest-road steps (1.5, 2.25, 2.75, then 3.25) or in six cheap road steps (3.0). Its cost is the
+    cheaper 3.0, where the search stops, so (4,5), reachable only from (5,4), is out of reach — even though
+    the costlier 3.25 would have allowed one more road step (floor(3.75) <= 3)."""
+    env = duel(11, p0_city=(0, 10), p1_city=(10, 10))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    k, p, target = T(5, 0), T(5, 4), T(4, 5)
+    forest = [T(4, 1), T(3, 2), T(4, 3)]
+    path = [k, *forest, T(6, 1), T(7, 2), T(8, 3), T(7, 4), T(6, 5), p, target]
+    for t in range(env.num_tiles):  # everything else is a mountain, impassable without Climbing
+        if t not in path and env.city_at(t) is None:
+            env.set_terrain(t, "mountain")
+    for t in path:
+        env.set_road(t)
+    for t in forest:
+        env.set_terrain(t, "forest")
+    env.place_unit(0, "knight", k)
+    targets = move_targets(env, k)
+    assert p in targets
+    assert target not in targets
+
+
 def test_zone_of_control_on_a_road_ends_the_move():
     """RULES §6: a step into zone of control "costs all remaining movement" — the road discount does not
     apply to it (Tribes sets the ZoC cost after halving). Road (5,5)-(5,6)-(5,7), Warrior on (5,5), enemy

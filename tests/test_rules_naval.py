@@ -491,7 +491,8 @@ def test_ruins_giant_on_water_is_a_battleship_and_pushes_the_boat():
     # RULES §11 Ruins: "Giant | ... On water a Battleship carrying a Warrior is created instead" (polyenv
     # fixes quirk 8: HP = max HP = 10, not -1); the examiner is pushed (§8.5, offsets in order
     # (0,+1), (−1,0), ...): polyenv moves a boat pushed on water to the first free water tile
-    # (deliberate deviation: Tribes would leave two units stacked) and it becomes PUSHED.
+    # (deliberate deviation: Tribes would leave two units stacked); §11 "the unit becomes FINISHED" (Tribes
+    # sets it after the push).
     found = 0
     for seed in range(200):
         env = GameEnv.blank(11, (0, 1), terrain="deep_water", seed=seed)
@@ -513,7 +514,7 @@ def test_ruins_giant_on_water_is_a_battleship_and_pushes_the_boat():
         assert env.unit_at(at(env, 5, 6))["owner"] == 1  # untouched
         pushed = env.unit_at(at(env, 4, 5))  # second offset (-1, 0)
         assert pushed is not None and pushed["type"] == "boat" and pushed["owner"] == 0
-        assert pushed["status"] == "pushed"
+        assert pushed["status"] == "finished"
         env.check_invariants()
         if found == 3:
             break

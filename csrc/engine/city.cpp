@@ -25,12 +25,11 @@ bool city_has_building(const GameState& s, int city, int building) {
   return found;
 }
 
-int count_adjacent(const GameState& s, int tile, int building, int player) {
-  int count = 0;
-  for_each_neighbour(s, tile, [&](int nb) {
-    if (s.tiles[nb].building == building && s.tile_owner(nb) == player) ++count;
-  });
-  return count;
+// Any owner's building counts (Tribes' Build.isBuildable looks at the board only).
+bool has_adjacent(const GameState& s, int tile, int building) {
+  bool found = false;
+  for_each_neighbour(s, tile, [&](int nb) { found = found || s.tiles[nb].building == building; });
+  return found;
 }
 
 int monument_bit(int building) { return 1 << (building - kFirstMonument); }
@@ -64,7 +63,7 @@ bool can_build(const GameState& s, int city, int tile, int building) {
   if (info.tech != kNoTech && !p.has(info.tech)) return false;
   if (p.stars < info.cost) return false;
   if (is_monument(building) && !(p.monuments_available & monument_bit(building))) return false;
-  if (info.adjacent_to >= 0 && count_adjacent(s, tile, info.adjacent_to, s.cities[city].owner) == 0) return false;
+  if (info.adjacent_to >= 0 && !has_adjacent(s, tile, info.adjacent_to)) return false;
   if (info.one_per_city && city_has_building(s, city, building)) return false;
   return true;
 }
@@ -276,12 +275,9 @@ void eliminate(GameState& s, int player) {
   }
 }
 
-void capture_village(GameState& s, int slot) {
-  Unit& u = s.units[slot];
-  const int player = u.owner, tile = u.tile;
-  const int city = create_city(s, player, tile, false);
-  reveal_area(s, player, tile, 1);
-  // Bookkeeping (§8.4): one unit supported elsewhere moves its home here.
+// Bookkeeping (§8.4) after any capture: one unit supported elsewhere moves its home to `city`
+// (Tribes' Board.moveOneToNewCity runs for villages and enemy cities alike).
+void rehome_one_unit_to(GameState& s, int player, int city) {
   const Player& p = s.players[player];
   int donor = -1;
   if (p.capital_city >= 0 && s.cities[p.capital_city].owner == player) donor = last_unit_of(s, p.capital_city);
@@ -290,6 +286,14 @@ void capture_village(GameState& s, int slot) {
     if (other >= 0) donor = last_unit_of(s, other);
   }
   if (donor >= 0) rehome(s, donor, city);
+}
+
+void capture_village(GameState& s, int slot) {
+  Unit& u = s.units[slot];
+  const int player = u.owner, tile = u.tile;
+  const int city = create_city(s, player, tile, false);
+  reveal_area(s, player, tile, 1);
+  rehome_one_unit_to(s, player, city);
   update_trade_network(s, player);
 }
 
@@ -300,14 +304,16 @@ void capture_city(GameState& s, int slot) {
   City& c = s.cities[city];
   const int loser = c.owner;
   Player& lost = s.players[loser];
-  if (c.connected) {  // leaves the loser's trade network first
+  // The worth moves first; the city then leaves the loser's trade network at the loser's cost (Tribes'
+  // CaptureCommand, then Tribe.updateNetwork).
+  add_score(s, loser, -c.worth);
+  add_score(s, player, c.worth);
+  if (c.connected) {
     c.connected = 0;
     add_population(s, city, -1);
     if (lost.capital_city >= 0 && s.cities[lost.capital_city].owner == loser) add_population(s, lost.capital_city, -1);
     lost.connected_cities--;
   }
-  add_score(s, loser, -c.worth);
-  add_score(s, player, c.worth);
   c.owner = int8_t(player);
   touch_moves(s);  // the whole territory changes hands
   lost.num_cities--;
@@ -326,6 +332,7 @@ void capture_city(GameState& s, int slot) {
     }
     rehome(s, i, target);
   }
+  rehome_one_unit_to(s, player, city);
   if (lost.num_cities == 0) eliminate(s, loser);
   else update_trade_network(s, loser);
   update_trade_network(s, player);
@@ -365,10 +372,20 @@ void examine_ruins(GameState& s, int slot) {
   // Equal chances; with nothing to research the Research outcome is redrawn.
   int outcome = researchable > 0 ? int(s.rng.below(5)) : int(s.rng.below(4));
   if (researchable == 0 && outcome >= kRuinsResearch) ++outcome;
+  const int forced_tech = s.forced_ruins_tech;
+  if (s.forced_ruins_outcome >= 0 && (s.forced_ruins_outcome != kRuinsResearch || researchable > 0)) {
+    outcome = s.forced_ruins_outcome;
+  }
+  s.forced_ruins_outcome = s.forced_ruins_tech = -1;
   Player& p = s.players[player];
   switch (outcome) {
     case kRuinsGiant: {
+      const int32_t examiner = u.uid;
       push_unit_away(s, tile);
+      // Tribes' ExamineCommand sets the examiner FINISHED after pushing it, so it is not PUSHED.
+      for (Unit& v : s.units) {
+        if (v.uid == examiner && v.alive()) v.status = kFinished;
+      }
       if (is_water(s.tiles[tile].terrain)) {
         // quirk 8 fixed: a Battleship carrying a Warrior at 10/10.
         int b = add_unit(s, player, kBattleship, tile, -1, kFinished);
@@ -380,7 +397,11 @@ void examine_ruins(GameState& s, int slot) {
       unit_seen(s, player, tile);
       break;
     }
-    case kRuinsResearch: grant_tech(s, player, techs[s.rng.below(uint32_t(researchable))], false); break;
+    case kRuinsResearch: {
+      const int tech = techs[s.rng.below(uint32_t(researchable))];
+      grant_tech(s, player, forced_tech >= 0 ? forced_tech : tech, false);
+      break;
+    }
     case kRuinsPopGrowth: {
       int city = p.capital_city >= 0 && s.cities[p.capital_city].owner == player ? p.capital_city : -1;
       for (int i = 0; city < 0 && i < int(s.cities.size()); ++i) if (s.cities[i].owner == player) city = i;

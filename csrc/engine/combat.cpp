@@ -77,6 +77,7 @@ void resolve_attack(GameState& s, int slot, int target_tile) {
     a.hp = int16_t(a.hp - out.retaliation);
     if (a.hp <= 0) {  // the defender gets the kill, and its tribe too (as Tribes' AttackCommand)
       s.units[target].kills++;
+      if (s.units[target].type == kKnight) s.units[target].status = kAttacked;  // Tribes' Unit.addKill (persist)
       if (++s.players[defender_owner].kills >= kGateKills) make_monument_available(s, defender_owner, kGateOfPower);
       kill_unit(s, slot);
     }

@@ -120,7 +120,6 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   }
   const int max_stars = max_send_stars(s, player);
   for (int rel = 1; rel < s.num_players && max_stars > 0; ++rel) {
-    if (!s.players[(player + rel) % s.num_players].alive) continue;
     for (int n = 1; n <= max_stars; ++n) if (!emit(space.send_stars(rel, n))) return;
   }
 

@@ -18,7 +18,8 @@ bool can_move(const Unit& u) {
 
 bool can_attack(const Unit& u) {
   switch (kUnits[u.type].pattern) {
-    case kOneAction: return u.status == kFresh;
+    // Tribes' Unit.canTransitionTo lets a Giant attack from MOVED too (only a push leaves it MOVED).
+    case kOneAction: return u.status == kFresh || (u.type == kGiant && u.status == kMoved);
     case kPersist: return u.status == kFresh || u.status == kMoved || u.status == kAttacked;
     default: return u.status == kFresh || u.status == kMoved;
   }
@@ -111,8 +112,10 @@ void push_unit_away(GameState& s, int tile) {
                                          (t.terrain == kDeep && p.has(kNavigation)))
                         : push_target_usable(s, owner, target);
     if (!usable) continue;
+    const int before_type = s.units[slot].type;
     slot = place_unit_on(s, slot, target);
-    s.units[slot].status = kPushed;
+    // An embarked unit is a new Boat, FINISHED (Tribes marks the replaced land unit PUSHED).
+    if (s.units[slot].type == before_type) s.units[slot].status = kPushed;
     return;
   }
   kill_unit(s, slot);

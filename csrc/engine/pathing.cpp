@@ -101,7 +101,8 @@ constexpr int kUnit = 256;
 inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, int from, int to, int used, int mov) {
   const int cls = step_class(s, u, ctx, to);
   if (cls == kBlocked) return -1;
-  int cost = cls == kEndsMove ? mov - used : kUnit;
+  // All remaining movement; MOV itself once more than MOV is spent (Tribes StepMove).
+  int cost = cls == kEndsMove ? (used < mov ? mov - used : mov) : kUnit;
   // Zone of control costs all remaining movement, road or not (Tribes sets it after the road discount).
   if (!ctx.zoc[to] && s.tiles[from].road_link && road_or_city(s.tiles[to])) {
     const int owner = s.tile_owner(from);
@@ -112,10 +113,10 @@ inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, 
   return cost;
 }
 
-// The general search for units near road links: label-correcting (FIFO) over
-// the window; lower spent movement is never worse, so it converges to the optimum.
-// The window (clipped to the board) is stored with a one-cell frame whose
-// `best` is 0, so the 8 neighbours need no bounds test (a step costs > 0).
+// The general search for units near road links: Dijkstra over the window (the
+// queue is small, so the cheapest entry is found by a scan). The window (clipped
+// to the board) is stored with a one-cell frame whose `best` is 0, so the 8
+// neighbours need no bounds test (a step costs > 0).
 int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size;
   const int mov = unit_movement(u) * kUnit;
@@ -149,6 +150,19 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   push(start, u.tile);
   const bool naval = is_naval(u.type);
   while (size > 0) {
+    // Lowest spent movement first (Dijkstra, as Tribes' Pathfinder): a tile is expanded only with its final
+    // cost. Expanding a costlier label first would be wrong here, not just slow: reaching a tile at exactly
+    // MOV stops the search there, so a stale higher label could reach tiles its final one cannot.
+    int best_slot = head;
+    for (int i = 1; i < size; ++i) {
+      int slot = head + i;
+      if (slot >= kWindowCells) slot -= kWindowCells;
+      if (best[queue_cell[slot]] < best[queue_cell[best_slot]]) best_slot = slot;
+    }
+    if (best_slot != head) {
+      std::swap(queue_cell[head], queue_cell[best_slot]);
+      std::swap(queue_tile[head], queue_tile[best_slot]);
+    }
     const int c0 = queue_cell[head], from = queue_tile[head];
     if (++head == kWindowCells) head = 0;
     --size;

@@ -61,8 +61,8 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
   s.tiles.resize(tiles);
   int villages = 0;
   for (int t = 0; t < tiles; ++t) {
-    // Capital tiles read as centres (never claimed by a neighbour's border) until create_city founds them.
-    s.tiles[t].terrain = level.terrain[t] == kCity ? int8_t(kVillage) : level.terrain[t];
+    // Capital tiles are centres (never claimed by a neighbour's border) before create_city founds them.
+    s.tiles[t].terrain = level.terrain[t];
     s.tiles[t].resource = level.resource[t];
     villages += level.terrain[t] == kVillage;
   }

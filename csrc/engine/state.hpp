@@ -77,7 +77,7 @@ struct Player {
   int32_t stars = 0;
   int32_t score = 0;
   uint32_t techs = 0;               // bit per Tech
-  uint32_t researched = 0;          // techs gained through the Research action (Tower of Wisdom)
+  uint32_t researched = 0;          // techs gained through the Research action (kept in the state; no rule reads it)
   int16_t kills = 0;
   int16_t capital_city = -1;        // this tribe's own starting capital
   int16_t num_cities = 0;
@@ -126,6 +126,11 @@ struct GameState {
   // Process-unique stamp, renewed by every change that can alter a unit's reach
   // for the current player (MoveCache). Not part of equality or serialization.
   uint64_t move_epoch = 0;
+  // Test-only hook (tools/differential, GameEnv._test_force_ruins): the outcome the next Examine
+  // must have instead of its draw, -1 = draw as usual. Never set by the engine itself; not part
+  // of equality or serialization.
+  int8_t forced_ruins_outcome = -1;
+  int8_t forced_ruins_tech = -1;
   Rng rng;
   // -- world
   std::vector<Tile> tiles;

@@ -53,6 +53,7 @@ void recover_fresh_units(GameState& s, int player) {
     if (!u.alive() || u.owner != player || u.status != kFresh || u.hp >= u.max_hp) continue;
     int heal = s.tile_owner(u.tile) == player ? kRecoverHpInTerritory : kRecoverHp;
     u.hp = int16_t(std::min<int>(u.max_hp, u.hp + heal));
+    u.status = kFinished;  // as the Recover action it is
   }
 }
 
@@ -93,7 +94,9 @@ void start_turn(GameState& s) {
   for (Unit& u : s.units) {
     if (u.alive() && u.owner == player) u.status = u.status == kPushed ? kMoved : kFresh;
   }
-  if (p.has(kMeditation) && ++p.pacifist_turns >= kAltarPacifistTurns) {
+  // Exactly the 5th turn (Tribes' `== ALTAR_OF_PEACE_TURNS`): once built, the Altar returns only
+  // after an attack restarts the count.
+  if (p.has(kMeditation) && ++p.pacifist_turns == kAltarPacifistTurns) {
     make_monument_available(s, player, kAltarOfPeace);
   }
   p.stars_sent_this_turn = 0;

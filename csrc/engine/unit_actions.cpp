@@ -102,7 +102,8 @@ bool can_research(const GameState& s, int player, int tech) {
 
 bool can_declare_war(const GameState& s, int player, int target) {
   const Player& p = s.players[player];
-  return !p.declared_war_this_turn && s.players[target].alive && p.allegiance[target] > kWarAllegiance;
+  // Eliminated tribes too: Tribes' DeclareWarFactory and SendStarsFactory list every other tribe.
+  return !p.declared_war_this_turn && p.allegiance[target] > kWarAllegiance;
 }
 
 int max_send_stars(const GameState& s, int player) {

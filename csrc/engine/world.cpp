@@ -158,7 +158,8 @@ void claim_territory(GameState& s, int city, int radius) {
   for_each_in_radius(s, centre, radius, [&](int t) {
     Tile& tile = s.tiles[t];
     if (tile.city >= 0) return;
-    if (tile.terrain == kVillage || (tile.terrain == kCity && t != centre)) return;  // other centres
+    // Villages are claimed too (Tribes' assignCityTiles); another city's centre always has its city.
+    if (tile.terrain == kCity && t != centre) return;
     tile.city = int16_t(city);
     add_city_worth(s, city, kTileClaimScore);
   });
@@ -203,7 +204,10 @@ void grant_tech(GameState& s, int player, int tech, bool researched) {
   if (tech == kClimbing || tech == kSailing || tech == kNavigation) touch_moves(s);
   if (researched) {
     p.researched |= 1u << tech;
-    if (p.researched == (1u << kNumTechs) - 1) make_monument_available(s, player, kTowerOfWisdom);
+    // Tribes checks for a complete tree (however its techs were gained) only after researching a
+    // leaf: Shields or a tier-3 tech (TechnologyTree.doResearch).
+    const bool leaf = tech == kShields || kTechs[tech].tier == 3;
+    if (leaf && p.techs == (1u << kNumTechs) - 1) make_monument_available(s, player, kTowerOfWisdom);
   }
 }
 
@@ -308,7 +312,9 @@ void update_trade_network(GameState& s, int player) {
     if (now != bool(c.connected)) {
       c.connected = now;
       int delta = now ? 1 : -1;
-      add_population(s, i, delta);
+      // As Tribes' Tribe.updateNetwork: a new link pays the city only on its owner's turn; a lost link costs
+      // the city 1 only while the capital is held (losing the capital just clears the network).
+      if (now ? player == s.current_player : holds_capital) add_population(s, i, delta);
       if (holds_capital) add_population(s, p.capital_city, delta);
     }
     connected += now;

@@ -567,6 +567,16 @@ void init_game(py::module_& m) {
       .def("reveal", [](Game& g, int p, std::vector<int> tiles) { GameLock lock(g); edit_reveal(g.state, p, tiles); g.touched(); })
       .def("set_current_player", [](Game& g, int p) { GameLock lock(g); edit_set_current_player(g.state, p); g.touched(); })
       .def("remove_unit", [](Game& g, int t) { GameLock lock(g); edit_remove_unit(g.state, t); g.touched(); })
+      // Test-only (tools/differential): impose the next ruins outcome (0 giant, 1 research,
+      // 2 pop growth, 3 explorer, 4 resources; tech for research, else -1), as another engine drew it.
+      .def("_test_force_ruins", [](Game& g, int outcome, int tech) { GameLock lock(g);
+        if (outcome < 0 || outcome > 4) throw py::value_error("ruins outcome must be 0..4");
+        if (tech < -1 || tech >= kNumTechs || (outcome == 1) != (tech >= 0)) {
+          throw py::value_error("tech must be a tech index for the research outcome (1), else -1");
+        }
+        g.state.forced_ruins_outcome = int8_t(outcome);
+        g.state.forced_ruins_tech = int8_t(tech);
+      })
       // -- properties
       .def_property_readonly("map_size", [](const Game& g) { GameLock lock(g); return int(g.state.map_size); })
       .def_property_readonly("num_players", [](const Game& g) { GameLock lock(g); return int(g.state.num_players); })

@@ -1,0 +1,108 @@
+"""The differential test's action and state mapping (tools/differential/canon.py), without Java.
+
+The Java side is represented by hand-written driver lines in the format DiffDriver.java prints.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from polyenv import GameEnv  # noqa: E402
+
+canon = pytest.importorskip("tools.differential.canon")
+
+LEVEL = "\n".join([
+    ".:,.:,.:,.:,.:,.:,.:,.:",
+    ".:,.:,c:2,.:,.:,.:,.:,.:",
+    ".:,.:,.:,.:,f:a,.:,.:,.:",
+    ".:,.:,.:,.:,.:,.:,.:,.:",
+    ".:,.:,.:,.:,v:,.:,.:,.:",
+    ".:,.:,.:,.:,.:,.:,c:1,.:",
+    ".:,.:,.:,.:,.:,.:,.:,.:",
+    ".:,.:,.:,.:,.:,.:,.:,.:",
+]) + "\n"
+
+
+def env():
+    return GameEnv(level=LEVEL, players=None, full_observability=True, auto_end_turn=False)
+
+
+def test_java_actions_map_to_polyenv_forms():
+    assert canon.java_action(["RESEARCH_TECH", -1, -1, 4, 0]) == ("research", -1, -1, "riding", 0)
+    assert canon.java_action(["BUILD", 10, 11, "GRAND_BAZAR", 0]) == ("build", -1, 11, "grand_bazaar", 0)
+    assert canon.java_action(["LEVEL_UP", 10, -1, 5, 0]) == ("level_up", 10, -1, "border_growth", 0)
+    assert canon.java_action(["SPAWN", 10, -1, 3, 0]) == ("spawn", 10, -1, "swordsman", 0)
+    assert canon.java_action(["SEND_STARS", -1, -1, 1, 3]) == ("send_stars", -1, -1, 1, 3)
+    assert canon.java_action(["UPGRADE_SHIP", 7, -1, -1, 0]) == ("upgrade", 7, -1, None, 0)
+    assert canon.java_action(["RESOURCE_GATHERING", 10, 20, 2, 0]) == ("gather", -1, 20, None, 0)
+    assert canon.java_action(["MOVE", 10, 19, -1, 0]) == ("move", 10, 19, None, 0)
+
+
+def test_every_polyenv_legal_action_has_a_distinct_form_that_maps_back_to_its_id():
+    g = env()
+    forms = canon.polyenv_actions(g)
+    assert len(forms) == len(g.legal_actions())
+    assert sorted(forms.values()) == sorted(g.legal_actions().tolist())
+    # the same actions as the Java driver would list them at the start of MinimalLevel-like play
+    java_lines = [["END_TURN", -1, -1, -1, 0], ["RESEARCH_TECH", -1, -1, 0, 0], ["DECLARE_WAR", -1, -1, 1, 0],
+                  ["MOVE", 10, 9, -1, 0], ["SEND_STARS", -1, -1, 1, 4]]
+    for line in java_lines:
+        assert canon.java_action(line) in forms, line
+
+
+def test_relative_players_become_absolute():
+    g = env()
+    g.step(g.action_id("end_turn"))
+    forms = canon.polyenv_actions(g)
+    assert g.current_player == 1
+    assert ("declare_war", -1, -1, 0, 0) in forms  # relative 1 from player 1 is player 0
+
+
+def test_java_state_and_polyenv_state_agree_on_a_hand_written_report():
+    g = env()
+    n = g.map_size
+    terrain = {"plain": 0, "forest": 6, "village": 4, "city": 5}
+    resource_key = {None: -1, "animal": 2}
+    report = {
+        "tick": 0, "active": 0, "over": False, "winner": -1,
+        "tribes": [{"stars": g.player(p)["stars"], "score": g.player(p)["score"], "techs": 1 << (2 if p == 0 else 3),
+                    "kills": 0, "cities": 1, "result": "INCOMPLETE", "wars": 0, "sent": 0, "capital": 0,
+                    "allegiance": [0, 0],
+                    "monuments": []} for p in range(2)],
+        "units": [[t, u["owner"], 0, 10, 10, 0 if u["owner"] == 0 else 5, 0, 0, t, -1]
+                  for t in range(n * n) if (u := g.unit_at(t)) is not None],
+        "cities": [[t, c["owner"], 1, 0, 2, 1, 0, 1, c["worth"], 1] for t in range(n * n) if (c := g.city_at(t))],
+        "terrain": [terrain[g.tile(t)["terrain"]] for t in range(n * n)],
+        "resource": [resource_key[g.tile(t)["resource"]] for t in range(n * n)],
+        "building": ["" for _ in range(n * n)],
+        "road": [0] * (n * n),
+        "territory": [g.tile(t)["city"] if g.tile(t)["city"] is not None else -1 for t in range(n * n)],
+    }
+    js, ps = canon.java_state(report), canon.polyenv_state(g)
+    assert canon.first_difference(js, ps) is None
+    report["units"][0][3] = 9
+    field, java, poly = canon.first_difference(canon.java_state(report), ps)
+    assert field.endswith(".hp") and (java, poly) == (9, 10)
+
+
+def test_forced_ruins_outcome_is_imposed_once_and_validated():
+    # The test-only hook the differential runner uses to impose Java's ruins draw (RULES §11 outcomes).
+    g = GameEnv.blank(8, (2, 1), seed=3)
+    g.place_city(0, (0, 0), capital=True)
+    g.place_city(1, (7, 7), capital=True)
+    g.set_stars(0, 0)
+    for bad in ((5, -1), (1, -1), (4, 3), (1, 24)):
+        with pytest.raises(ValueError):
+            g._game._test_force_ruins(*bad)
+    for x in (2, 4):
+        g.set_resource((x, 4), "ruins")
+        g.place_unit(0, "warrior", (x, 4))
+    g._game._test_force_ruins(4, -1)  # resources: +10 stars
+    g.step(g.action_id("examine", source=(2, 4)))
+    assert g.stars(0) == 10
+    g._game._test_force_ruins(1, 0)  # research: climbing
+    g.step(g.action_id("examine", source=(4, 4)))
+    assert "climbing" in g.player(0)["techs"]

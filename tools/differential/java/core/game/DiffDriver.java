@@ -1,0 +1,277 @@
+package core.game;
+
+import core.Types;
+import core.actions.Action;
+import core.actions.cityactions.*;
+import core.actions.tribeactions.*;
+import core.actions.unitactions.*;
+import core.actors.City;
+import core.actors.Tribe;
+import core.actors.units.Unit;
+import utils.Vector2d;
+
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+
+/**
+ * Differential-testing driver for polyenv (tools/differential/run.py).
+ *
+ * Lives in package core.game only to reach GameState's package-private init/initTurn/incTick methods
+ * (the same entry points the framework's Game loop and AnchorBench use). One JVM serves many games.
+ * Protocol: one command per stdin line, one JSON reply per stdout line.
+ *   load PATH MODE SEED   - load a level CSV (MODE = CAPITALS | SCORE; SEED seeds the game's Random)
+ *   step I                - play action I of the last reported legal-action list
+ *   truemoves             - {"moves": [[source, destination], ...]}: the active tribe's moves found by an exact
+ *                           shortest-path search over the same StepMove costs (Tribes' own Pathfinder lowers a
+ *                           visited node's cost without re-expanding it, so its reach depends on visiting order)
+ *   quit
+ * Every reply is the full state plus the legal actions, each as [kind, source tile, target tile, arg, amount]
+ * with tiles as x * N + y (-1 when not applicable). The tick is incremented just before the End Turn that
+ * closes a round (the forward-model convention of the framework's own AnchorBench harness).
+ */
+public class DiffDriver {
+    static GameState gs;
+    static ArrayList<Action> acts = new ArrayList<>();
+    static int N;
+
+    public static void main(String[] args) throws IOException {
+        PrintStream realOut = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "UTF-8");
+        System.setOut(new PrintStream(OutputStream.nullOutputStream()));  // Tribes prints diagnostics
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] p = line.trim().split(" ");
+            String reply;
+            try {
+                switch (p[0]) {
+                    case "load": reply = load(p[1], p[2], Long.parseLong(p[3])); break;
+                    case "step": reply = step(Integer.parseInt(p[1])); break;
+                    case "truemoves": reply = trueMoves(); break;
+                    case "quit": return;
+                    default: reply = "{\"error\":\"unknown command\"}";
+                }
+            } catch (Exception e) {
+                StringWriter sw = new StringWriter();
+                e.printStackTrace(new PrintWriter(sw));
+                reply = "{\"error\":" + quote(sw.toString()) + "}";
+            }
+            realOut.println(reply);
+            realOut.flush();
+        }
+    }
+
+    static String load(String path, String mode, long seed) {
+        gs = new GameState(new Random(seed), Types.GAME_MODE.valueOf(mode));
+        gs.init(path);
+        N = gs.getBoard().getSize();
+        Tribe first = gs.getTribes()[0];
+        gs.initTurn(first);
+        gs.computePlayerActions(first);
+        return report();
+    }
+
+    static boolean endTurnWraps() {
+        int cur = gs.getActiveTribeID();
+        int n = gs.getTribes().length;
+        int j = cur;
+        do { j = (j + 1) % n; } while (j != cur && gs.getTribe(j).getWinner() == Types.RESULT.LOSS);
+        return j <= cur;
+    }
+
+    static String step(int i) throws ReflectiveOperationException {
+        Action a = acts.get(i);
+        boolean wrapped = a.getActionType() == Types.ACTION.END_TURN && endTurnWraps();
+        int alive = 0;
+        for (Tribe t : gs.getTribes()) if (t.getWinner() != Types.RESULT.LOSS) alive++;
+        if (wrapped) gs.incTick();
+        gs.advance(a, true);
+        // The framework's Game loop checks for the end of the game before it increments the tick: a game that
+        // ends at this End Turn for another reason than the turn limit ends in the round it was played in.
+        if (wrapped && gs.isGameOver() && (alive <= 1 || someoneHoldsEveryCapital())) {
+            java.lang.reflect.Field f = GameState.class.getDeclaredField("tick");
+            f.setAccessible(true);
+            f.setInt(gs, gs.getTick() - 1);
+        }
+        return report();
+    }
+
+    static String trueMoves() {
+        Board board = gs.getBoard();
+        StringBuilder b = new StringBuilder("{\"moves\":[");
+        boolean any = false;
+        for (int unitId : gs.getUnitActions().keySet()) {
+            Unit u = (Unit) gs.getActor(unitId);
+            if (u == null || !u.canMove()) continue;
+            core.actions.unitactions.StepMove sm = new core.actions.unitactions.StepMove(gs, u);
+            int start = tile(u.getPosition());
+            HashMap<Integer, Double> best = new HashMap<>();
+            PriorityQueue<double[]> open = new PriorityQueue<>((p1, p2) -> Double.compare(p1[0], p2[0]));
+            best.put(start, 0.0);
+            open.add(new double[]{0.0, start});
+            while (!open.isEmpty()) {
+                double[] top = open.poll();
+                int t = (int) top[1];
+                if (top[0] > best.get(t)) continue;
+                for (utils.graph.PathNode nb : sm.getNeighbours(new Vector2d(t / N, t % N), top[0])) {
+                    int nt = nb.getX() * N + nb.getY();
+                    double c = top[0] + nb.getTotalCost();
+                    if (c < best.getOrDefault(nt, Double.MAX_VALUE)) { best.put(nt, c); open.add(new double[]{c, nt}); }
+                }
+            }
+            for (int t : best.keySet()) {
+                if (t == start || board.getUnitAt(t / N, t % N) != null) continue;
+                b.append('[').append(start).append(',').append(t).append(',').append(best.get(t)).append("],");
+                any = true;
+            }
+        }
+        if (any) b.setLength(b.length() - 1);
+        return b.append("]}").toString();
+    }
+
+    static boolean someoneHoldsEveryCapital() {
+        if (gs.getGameMode() != Types.GAME_MODE.CAPITALS) return false;
+        for (Tribe t : gs.getTribes()) {
+            boolean all = true;
+            for (int cap : gs.getBoard().getCapitalIDs()) all &= t.getCitiesID().contains(cap);
+            if (all) return true;
+        }
+        return false;
+    }
+
+    static int tile(Vector2d v) { return v == null ? -1 : v.x * N + v.y; }
+    static int actorTile(int id) {
+        if (id < 0) return -1;
+        core.actors.Actor ac = gs.getActor(id);
+        return ac == null ? -1 : tile(ac.getPosition());
+    }
+
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c == '\n') b.append("\\n");
+            else if (c < 32) b.append(' ');
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+
+    static void act(StringBuilder b, String kind, int src, int tgt, Object arg, int amount) {
+        b.append("[\"").append(kind).append("\",").append(src).append(',').append(tgt).append(',');
+        if (arg instanceof String) b.append('"').append(arg).append('"'); else b.append(arg);
+        b.append(',').append(amount).append("],");
+    }
+
+    static String report() {
+        Board board = gs.getBoard();
+        StringBuilder b = new StringBuilder(8192);
+        b.append("{\"tick\":").append(gs.getTick()).append(",\"active\":").append(gs.getActiveTribeID())
+         .append(",\"over\":").append(gs.isGameOver());
+        int winner = -1;
+        Tribe[] tribes = gs.getTribes();
+        for (Tribe t : tribes) if (gs.isGameOver() && t.getWinner() == Types.RESULT.WIN) winner = t.getTribeId();
+        b.append(",\"winner\":").append(winner).append(",\"tribes\":[");
+        for (Tribe t : tribes) {
+            long techs = 0;
+            for (Types.TECHNOLOGY tech : Types.TECHNOLOGY.values())
+                if (t.getTechTree().isResearched(tech)) techs |= 1L << tech.ordinal();
+            b.append("{\"stars\":").append(t.getStars()).append(",\"score\":").append(t.getScore())
+             .append(",\"techs\":").append(techs).append(",\"kills\":").append(t.getnKills())
+             .append(",\"cities\":").append(t.getNumCities()).append(",\"result\":\"").append(t.getWinner())
+             .append("\",\"wars\":").append(t.getnWarsDeclared()).append(",\"sent\":").append(t.getnStarsSent())
+             .append(",\"capital\":").append(actorTile(t.getCapitalID()))
+             .append(",\"allegiance\":").append(Arrays.toString(board.getDiplomacy().getAllegianceStatus()[t.getTribeId()]).replace(" ", ""))
+             .append(",\"monuments\":[");
+            ArrayList<String> avail = new ArrayList<>();
+            for (Map.Entry<Types.BUILDING, Types.BUILDING.MONUMENT_STATUS> e : t.getMonuments().entrySet())
+                if (e.getValue() == Types.BUILDING.MONUMENT_STATUS.AVAILABLE) avail.add('"' + e.getKey().name() + '"');
+            Collections.sort(avail);
+            b.append(String.join(",", avail)).append("]},");
+        }
+        b.setLength(b.length() - 1);
+        b.append("],\"units\":[");
+        int[][] units = board.getUnits();
+        boolean any = false;
+        for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) {
+            if (units[x][y] <= 0) continue;
+            Unit u = (Unit) gs.getActor(units[x][y]);
+            if (u == null) continue;
+            Types.UNIT carried = null;
+            Types.UNIT ty = u.getType();
+            if (ty == Types.UNIT.BOAT || ty == Types.UNIT.SHIP || ty == Types.UNIT.BATTLESHIP) carried = board.getBaseLandUnit(u);
+            b.append("[").append(x * N + y).append(',').append(u.getTribeId()).append(',').append(ty.ordinal())
+             .append(',').append(u.getCurrentHP()).append(',').append(u.getMaxHP()).append(',').append(u.getStatus().ordinal())
+             .append(',').append(u.getKills()).append(',').append(u.isVeteran() ? 1 : 0)
+             .append(',').append(actorTile(u.getCityId())).append(',').append(carried == null ? -1 : carried.ordinal()).append("],");
+            any = true;
+        }
+        if (any) b.setLength(b.length() - 1);
+        b.append("],\"cities\":[");
+        any = false;
+        for (Tribe t : tribes) for (int cid : t.getCitiesID()) {
+            City c = (City) gs.getActor(cid);
+            b.append("[").append(tile(c.getPosition())).append(',').append(c.getTribeId()).append(',').append(c.getLevel())
+             .append(',').append(c.getPopulation()).append(',').append(c.getProduction()).append(',').append(c.isCapital() ? 1 : 0)
+             .append(',').append(c.hasWalls() ? 1 : 0).append(',').append(c.getBound()).append(',').append(c.getPointsWorth())
+             .append(',').append(c.getUnitsID().size()).append("],");
+            any = true;
+        }
+        if (any) b.setLength(b.length() - 1);
+        // Tiles: terrain ordinal, resource key (-1 none), building name, road, territory city tile.
+        b.append("],\"terrain\":[");
+        for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) b.append(board.getTerrainAt(x, y).ordinal()).append(',');
+        b.setLength(b.length() - 1);
+        b.append("],\"resource\":[");
+        for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) {
+            Types.RESOURCE r = board.getResourceAt(x, y);
+            b.append(r == null ? -1 : r.getKey()).append(',');
+        }
+        b.setLength(b.length() - 1);
+        b.append("],\"building\":[");
+        for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) {
+            Types.BUILDING bu = board.getBuildingAt(x, y);
+            b.append(bu == null ? "\"\"" : "\"" + bu.name() + "\"").append(',');
+        }
+        b.setLength(b.length() - 1);
+        b.append("],\"road\":[");
+        for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) b.append(board.isRoad(x, y) ? 1 : 0).append(',');
+        b.setLength(b.length() - 1);
+        b.append("],\"territory\":[");
+        for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) b.append(actorTile(board.getCityIdAt(x, y))).append(',');
+        b.setLength(b.length() - 1);
+        b.append("],\"actions\":[");
+        acts = gs.isGameOver() ? new ArrayList<>() : gs.getAllAvailableActions();
+        for (Action a : acts) describe(b, a);
+        if (!acts.isEmpty()) b.setLength(b.length() - 1);
+        b.append("]}");
+        return b.toString();
+    }
+
+    static void describe(StringBuilder b, Action a) {
+        Types.ACTION k = a.getActionType();
+        String kind = k.name();
+        if (a instanceof UnitAction) {
+            int src = actorTile(((UnitAction) a).getUnitId());
+            if (a instanceof Attack) act(b, kind, src, actorTile(((Attack) a).getTargetId()), -1, 0);
+            else if (a instanceof Convert) act(b, kind, src, actorTile(((Convert) a).getTargetId()), -1, 0);
+            else if (a instanceof Move) act(b, kind, src, tile(((Move) a).getDestination()), -1, 0);
+            else act(b, kind, src, -1, -1, 0);
+        } else if (a instanceof CityAction) {
+            CityAction ca = (CityAction) a;
+            int src = actorTile(ca.getCityId());
+            int tgt = tile(ca.getTargetPos());
+            if (a instanceof Build) act(b, kind, src, tgt, ((Build) a).getBuildingType().name(), 0);
+            else if (a instanceof Spawn) act(b, kind, src, -1, ((Spawn) a).getUnitType().ordinal(), 0);
+            else if (a instanceof LevelUp) act(b, kind, src, -1, ((LevelUp) a).getBonus().ordinal(), 0);
+            else if (a instanceof ResourceGathering) act(b, kind, src, tgt, ((ResourceGathering) a).getResource().getKey(), 0);
+            else act(b, kind, src, tgt, -1, 0);
+        } else {
+            if (a instanceof ResearchTech) act(b, kind, -1, -1, ((ResearchTech) a).getTech().ordinal(), 0);
+            else if (a instanceof DeclareWar) act(b, kind, -1, -1, ((DeclareWar) a).getTargetID(), 0);
+            else if (a instanceof SendStars) act(b, kind, -1, -1, ((SendStars) a).getTargetID(), ((SendStars) a).getNumStars());
+            else if (a instanceof BuildRoad) act(b, kind, -1, tile(((BuildRoad) a).getPosition()), -1, 0);
+            else act(b, kind, -1, -1, -1, 0);
+        }
+    }
+}

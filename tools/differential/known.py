@@ -1,0 +1,131 @@
+"""Classification of a difference: a documented polyenv choice, a documented Java artefact, a random event
+the two engines draw differently (the game is stopped there and counted), or unexplained.
+
+Every rule here is narrow: it looks at the action that caused the difference, the Java state before it and
+the differing field, so an unrelated bug that happens to touch the same field in another way stays
+unexplained.
+"""
+
+from __future__ import annotations
+
+TEMPLES = {"TEMPLE", "WATER_TEMPLE", "FOREST_TEMPLE", "MOUNTAIN_TEMPLE"}
+MONUMENTS = {"ALTAR_OF_PEACE", "EMPERORS_TOMB", "EYE_OF_GOD", "GATE_OF_POWER", "GRAND_BAZAR", "PARK_OF_FORTUNE",
+             "TOWER_OF_WISDOM"}
+WATER = (1, 2)  # Types.TERRAIN ordinals of shallow and deep water
+CITY = 5
+
+# Category -> README wording (docs/differential.md lists them with counts).
+DELIBERATE_TEMPLE_DESTROY = "deliberate: destroying a temple removes its points"
+DELIBERATE_CAPTURE_POINTS = "deliberate: a captured temple or monument moves no extra points"
+DELIBERATE_RUINS_WATER = "deliberate: ruins Battleship on water (10/10 HP, boats never stack)"
+JAVA_PATHFINDER = "java artefact: pathfinder reach depends on visiting order"
+RANDOM_REHOME = "random event: re-homing after a capture (game stopped)"
+JAVA_CONVERT_DIPLOMACY = "java artefact: Convert updates diplomacy after the unit changed sides"
+JAVA_CAPTURE_BONUS = "java artefact: capture re-applies adjacency bonuses of the captured city"
+JAVA_STICKY_BONUS = "java artefact: adjacency bonus paid to an earlier neighbour's city"
+MATCHING = {"PORT": "CUSTOMS_HOUSE", "FARM": "WINDMILL", "MINE": "FORGE", "LUMBER_HUT": "SAWMILL",
+            "CUSTOMS_HOUSE": "PORT", "WINDMILL": "FARM", "FORGE": "MINE", "SAWMILL": "LUMBER_HUT"}
+_JAVA_NAME = {"grand_bazaar": "GRAND_BAZAR"}
+
+
+def _sticky_bonus(before: dict, act: tuple) -> bool:
+    """Tribes' City.applyBonus keeps `cityToAddTo` across neighbours: once a matching building of another
+    city of the tribe is met (neighbours in x-major order), every later matching building's bonus, the
+    builder city's own included, is paid to that other city."""
+    n = int(len(before["terrain"]) ** 0.5)
+    tile = act[2]
+    built = _JAVA_NAME.get(act[3], act[3].upper())
+    match = MATCHING.get(built)
+    if match is None:
+        return False
+    home = before["territory"][tile]
+    owner = {c[0]: c[1] for c in before["cities"]}
+    me = owner.get(home)
+    x0, y0 = divmod(tile, n)
+    sticky = False
+    for x in range(x0 - 1, x0 + 2):
+        for y in range(y0 - 1, y0 + 2):
+            if (x, y) == (x0, y0) or not (0 <= x < n and 0 <= y < n) or before["building"][x * n + y] != match:
+                continue
+            city = before["territory"][x * n + y]
+            if city == home:
+                if sticky:
+                    return True
+            elif owner.get(city) == me:
+                sticky = True
+            else:
+                return False  # Tribes stops at another tribe's building, as polyenv does
+    return False
+
+
+def _score_field(field: str) -> bool:
+    return field.endswith(".score") or field.endswith(".worth")
+
+
+def _rehome_is_random(before: dict, act: tuple) -> bool:
+    """Whether Java's Board.capture drew from its Random (Collections.shuffle) for this capture."""
+    tile = act[1]
+    me = before["active"]
+    cities = {c[0]: c for c in before["cities"]}
+
+    def holds_capital_with(tribe: int, pred) -> bool:
+        cap = before["tribes"][tribe]["capital"]
+        return cap in cities and cities[cap][1] == tribe and pred(cities[cap])
+
+    if not holds_capital_with(me, lambda c: c[9] > 0):
+        return True  # the captor's donor city is drawn at random
+    if before["terrain"][tile] == CITY and tile in cities:
+        captured = cities[tile]
+        loser, n = captured[1], captured[9]
+        # the loser's units go to its capital while it has room, the rest to shuffled cities
+        return n > 0 and not holds_capital_with(loser, lambda c: c[2] + 1 - c[9] >= n and c[0] != tile)
+    return False
+
+
+def _has_matching_pair(before: dict, city: int) -> bool:
+    """Whether the territory of `city` holds a building next to its matching one (Farm-Windmill, ...).
+
+    Tribes' Tribe.capturedCity re-applies the bonuses of every building of the captured city (both the base
+    and the bonus side of each pair), while lostCity takes back only the base side: each pair adds population
+    on a capture. RULES §8.4 only says building effects are recomputed for both tribes."""
+    n = int(len(before["terrain"]) ** 0.5)
+    for t, (b, owner) in enumerate(zip(before["building"], before["territory"])):
+        if owner != city or b not in MATCHING:
+            continue
+        x0, y0 = divmod(t, n)
+        for x in range(max(x0 - 1, 0), min(x0 + 2, n)):
+            for y in range(max(y0 - 1, 0), min(y0 + 2, n)):
+                if (x, y) != (x0, y0) and before["building"][x * n + y] == MATCHING[b]:
+                    return True
+    return False
+
+
+def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -> str:
+    """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``."""
+    field = d["field"]
+    if field == "legal_actions" and true_moves_match:
+        return JAVA_PATHFINDER
+    if act is None:
+        return "unexplained: initial state"
+    kind, src, tgt = act[0], act[1], act[2]
+    if kind == "destroy" and before["building"][tgt] in TEMPLES and _score_field(field):
+        return DELIBERATE_TEMPLE_DESTROY
+    if kind == "capture" and before["terrain"][src] == CITY and _score_field(field):
+        inside = [b for b, owner in zip(before["building"], before["territory"]) if owner == src]
+        if any(b in TEMPLES or b in MONUMENTS for b in inside):
+            return DELIBERATE_CAPTURE_POINTS
+    if kind == "convert" and field.endswith(".allegiance"):
+        # ConvertCommand sets the target's tribe first, so updateAllegiance(-5) and its knock-on act on the
+        # converter with itself: nothing changes between the two tribes (RULES §10 says convert -5).
+        return JAVA_CONVERT_DIPLOMACY
+    if kind == "build" and _sticky_bonus(before, act) and (field.endswith(".population") or _score_field(field)):
+        return JAVA_STICKY_BONUS
+    if kind == "capture" and before["terrain"][src] == CITY and _has_matching_pair(before, src) \
+            and (field.endswith(".population") or field.endswith(".production") or _score_field(field)):
+        return JAVA_CAPTURE_BONUS
+    if kind == "examine" and before["terrain"][src] in WATER:
+        return DELIBERATE_RUINS_WATER
+    if kind == "capture" and (field.endswith(".home_city") or field.endswith(".supported")) \
+            and _rehome_is_random(before, act):
+        return RANDOM_REHOME
+    return "unexplained: " + (field.split("@")[0].split("[")[0] if "." in field else field)

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Differential test: random games played in lockstep by polyenv and the Java Tribes engine.
+
+    python tools/differential/run.py --tribes GIT_DIR_OR_SOURCE_TREE --games N [--seed S]
+                                     [--players 2|4] [--levels PATHS] [--report FILE]
+
+Each game loads one CSV level in both engines (polyenv with full_observability=True, the Tribes default),
+then repeatedly picks a random action from one engine's legal list (alternating), maps it to the other by
+(kind, source, target, arg) and compares after every action the two legal-action sets and the whole state.
+Ruins outcomes are drawn by Java and imposed on polyenv (GameEnv._test_force_ruins). A game stops at its
+first difference, which is reported with its reproduction (level, seed, action list, first differing field)
+and classified by tools/differential/known.py as deliberate (a documented polyenv choice) or unexplained.
+The last line is ``differential: G games, A actions compared, U unexplained differences, D deliberate``;
+the exit status is 0 only when U = 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository's polyenv
+
+from polyenv import TECHS, GameEnv  # noqa: E402
+
+from tools.differential import canon, known, levels  # noqa: E402
+from tools.differential.java_driver import Driver, build  # noqa: E402
+
+RUINS = {"giant": 0, "research": 1, "pop_growth": 2, "explorer": 3, "resources": 4}
+
+
+def ruins_outcome(before: dict, after: dict, tile: int, player: int) -> tuple[str, int]:
+    """The outcome Java drew for an Examine at ``tile``, read from its states before and after."""
+    tb, ta = before["tribes"][player], after["tribes"][player]
+    new_techs = ta["techs"] & ~tb["techs"]
+    if new_techs:
+        return "research", (new_techs & -new_techs).bit_length() - 1
+    units = {u[0]: u for u in after["units"]}
+    if tile in units and units[tile][2] in (10, 11) and not any(u[0] == tile and u[2] == units[tile][2]
+                                                                 for u in before["units"]):
+        return "giant", -1
+    if ta["stars"] == tb["stars"] + 10:
+        return "resources", -1
+    pop = {c[0]: c[3] for c in before["cities"]}
+    if any(c[1] == player and c[3] == pop.get(c[0], 0) + 3 for c in after["cities"]):
+        return "pop_growth", -1
+    return "explorer", -1
+
+
+def _true_moves_match(driver: Driver, jacts: dict, pacts: dict) -> bool:
+    """True if the legal sets differ only in moves and polyenv's moves are exactly those of an exact
+    shortest-path search over Java's own step costs (so the difference is Java's visiting-order artefact)."""
+    diff = jacts.keys() ^ pacts.keys()
+    if not diff or any(a[0] != "move" for a in diff):
+        return False
+    true = {("move", s, t, None, 0) for s, t in driver.true_moves()}
+    return true == {a for a in pacts if a[0] == "move"}
+
+
+def play(driver: Driver, name: str, csv_path: str, csv: str, mode: str, seed: int, max_actions: int) -> dict:
+    """One game in lockstep; returns {actions, difference (or None), moves}."""
+    rnd = random.Random(seed)
+    j = driver.load(csv_path, mode, seed)
+    env = GameEnv(level=csv, players=None, mode=mode, full_observability=True, auto_end_turn=False, seed=seed)
+    moves: list[tuple] = []
+    compared = 0
+    before, last = j, None
+
+    def diff(field, jv, pv, kind):
+        return {"level": name, "mode": mode, "seed": seed, "actions": list(moves), "field": field,
+                "java": jv, "polyenv": pv, "kind": kind}
+
+    while True:
+        js, ps = canon.java_state(j), canon.polyenv_state(env)
+        d = canon.first_difference(js, ps)
+        if d is not None:
+            out = diff(*d, "state")
+            out["category"] = known.classify(out, before, last, False)
+            return {"compared": compared, "difference": out}
+        jacts = {canon.java_action(a): i for i, a in enumerate(j["actions"])}
+        pacts = canon.polyenv_actions(env) if not env.game_over else {}
+        if jacts.keys() != pacts.keys():
+            only_j = sorted(map(repr, jacts.keys() - pacts.keys()))
+            only_p = sorted(map(repr, pacts.keys() - jacts.keys()))
+            out = diff("legal_actions", only_j[:5], only_p[:5], "legal")
+            out["category"] = known.classify(out, before, last, _true_moves_match(driver, jacts, pacts))
+            return {"compared": compared, "difference": out}
+        compared += 1
+        if j["over"] or len(moves) >= max_actions:
+            return {"compared": compared, "difference": None}
+        pool = sorted(jacts) if len(moves) % 2 == 0 else sorted(pacts)  # alternate the picking engine
+        act = pool[rnd.randrange(len(pool))]
+        moves.append(act)
+        before, last = j, act
+        j = driver.step(jacts[act])
+        if act[0] == "examine":
+            outcome, tech = ruins_outcome(before, j, act[1], before["active"])
+            env._game._test_force_ruins(RUINS[outcome], tech)
+        env.step(pacts[act])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tribes", required=True, help="git dir or source tree of GAIGResearch/Tribes (270e7e5)")
+    ap.add_argument("--games", type=int, required=True)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--players", type=int, choices=(2, 4), help="only 2- or 4-player levels (default both)")
+    ap.add_argument("--levels", nargs="*", help="CSV level files (default: Tribes' own levels + generated maps)")
+    ap.add_argument("--modes", default="capitals,score")
+    ap.add_argument("--max-actions", type=int, default=100_000, help="actions per game at most")
+    ap.add_argument("--report", help="write every difference as JSON lines here")
+    args = ap.parse_args(argv)
+
+    paths = build(args.tribes)
+    players = (args.players,) if args.players else (2, 4)
+    fixed = [(f"file:{p}", Path(p).read_text()) for p in args.levels] if args.levels else \
+        levels.tribes_levels(Path(paths["tree"]), players)
+    modes = args.modes.split(",")
+    driver = Driver(paths)
+    tmp = tempfile.mkdtemp(prefix="polyenv-diff-")
+    games = actions = 0
+    by_cat: Counter = Counter()
+    unexplained = []
+    report = open(args.report, "w") if args.report else None
+    t0 = time.time()
+    interrupted = False
+    try:
+        for g in range(args.games):
+            seed = args.seed * 1_000_003 + g
+            mode = modes[g % len(modes)]
+            if args.levels or g % 3 == 0 and fixed:
+                name, csv = fixed[(g // (1 if args.levels else 3)) % len(fixed)]
+            else:
+                np_ = players[g % len(players)]
+                name, csv = f"generated:seed={seed},players={np_}", levels.generated_csv(seed, np_)
+            path = os.path.join(tmp, "level.csv")
+            Path(path).write_text(csv)
+            res = play(driver, name, path, csv, mode, seed, args.max_actions)
+            games += 1
+            actions += res["compared"]
+            d = res["difference"]
+            if d is not None:
+                d["csv"] = csv
+                cat = d["category"]
+                by_cat[cat] += 1
+                if report:
+                    report.write(json.dumps(d) + "\n")
+                if cat.startswith("unexplained"):
+                    unexplained.append(d)
+                    print(f"UNEXPLAINED game {g} ({name}, {mode}, seed {seed}) after {len(d['actions'])} actions: "
+                          f"{d['field']}: java={d['java']!r} polyenv={d['polyenv']!r}; last action "
+                          f"{d['actions'][-1] if d['actions'] else None}", flush=True)
+            if (g + 1) % 50 == 0:
+                print(f"  {g + 1} games, {actions} actions, {actions / (time.time() - t0):.0f} actions/s, "
+                      f"{dict(by_cat)}", flush=True)
+    except KeyboardInterrupt:  # SIGINT: report the games completed so far
+        interrupted = True
+    finally:
+        driver.close()
+        if report:
+            report.close()
+    deliberate = sum(n for c, n in by_cat.items() if c.startswith("deliberate"))
+    print(f"differential: {games} games, {actions} actions compared; by category:")
+    for c, n in sorted(by_cat.items()):
+        print(f"  {c}: {n}")
+    print(f"  {actions / max(time.time() - t0, 1e-9):.0f} actions/s")
+    if interrupted:
+        print("  (interrupted: the counts cover the games completed before it)")
+    print(f"differential: {games} games, {actions} actions compared, {len(unexplained)} unexplained differences, "
+          f"{deliberate} deliberate")
+    return 0 if not unexplained else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
