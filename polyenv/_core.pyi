@@ -6,8 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BeliefsMissingError', 'BUILDINGS', 'DEFAULT_MCTS_SIMULATIONS', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -23,6 +22,8 @@ class Game:
         ...
     @staticmethod
     def generated(arg0: typing.SupportsInt | typing.SupportsIndex, arg1: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], arg2: typing.SupportsInt | typing.SupportsIndex, arg3: typing.SupportsInt | typing.SupportsIndex, arg4: bool, arg5: bool, arg6: typing.SupportsInt | typing.SupportsIndex) -> Game:
+        ...
+    def _test_force_ruins(self, arg0: typing.SupportsInt | typing.SupportsIndex, arg1: typing.SupportsInt | typing.SupportsIndex) -> None:
         ...
     def check_invariants(self) -> str:
         ...
@@ -287,6 +288,41 @@ class MctsPool:
     @property
     def num_threads(self) -> int:
         ...
+class BeliefsMissingError(RuntimeError):
+    pass
+class SelfPlayPool(MctsPool):
+    """
+    Native belief-rooted MCTS self-play pool (use polyenv.SelfPlayPool)
+    """
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, history: typing.SupportsInt | typing.SupportsIndex) -> None:
+        ...
+    def _belief_digest(self) -> int:
+        ...
+    def _load_state(self, env: typing.SupportsInt | typing.SupportsIndex, data: bytes, rng_seed: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
+        """
+        Tests: replace a live game by a serialized state (optionally reseeding its random stream)
+        """
+    def all_player_batch_spec(self) -> dict:
+        ...
+    def all_player_belief_requests(self, buffers: typing.Any) -> typing.Any:
+        ...
+    def batch_spec(self) -> dict:
+        ...
+    def belief_requests(self, buffers: typing.Any) -> typing.Any:
+        ...
+    def leaf_batch_spec(self, max_leaves: typing.SupportsInt | typing.SupportsIndex) -> dict:
+        ...
+    def reset(self, seed: typing.SupportsInt | typing.SupportsIndex | None, buffers: typing.Any) -> typing.Any:
+        ...
+    def select_leaves(self, max_leaves: typing.SupportsInt | typing.SupportsIndex, buffers: typing.Any) -> tuple[int, typing.Any]:
+        ...
+    def step(self, action_ids: typing.Any, state_ids: typing.Any, buffers: typing.Any) -> typing.Any:
+        ...
+    def submit_beliefs(self, state_ids: typing.Any, beliefs: typing.Any) -> None:
+        ...
+    @property
+    def visible_action_history(self) -> int:
+        ...
 def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex) -> int:
     ...
 def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
@@ -334,38 +370,3 @@ UNIT_STATUSES: tuple = ('fresh', 'moved', 'attacked', 'moved_and_attacked', 'pus
 UNIT_TYPES: tuple = ('warrior', 'rider', 'defender', 'swordsman', 'archer', 'catapult', 'knight', 'mind_bender', 'boat', 'ship', 'battleship', 'giant')
 VISIBLE_EVENT_AFFECTED_FEATURE_NAMES: tuple = ('observed_unit_id', 'tile_index', 'unit_type', 'damage', 'hp_before', 'hp_after', 'destroyed', 'splash')
 VISIBLE_EVENT_FEATURE_NAMES: tuple = ('round', 'turn', 'type_id', 'flags', 'source_index', 'target_index', 'damage', 'hp_before', 'hp_after', 'actor_player', 'actor_tribe', 'tile_action_kind', 'building_type', 'spawn_type', 'source_unit_type', 'target_unit_type', 'source_observed_unit_id', 'target_observed_unit_id', 'source_unit_hp_before', 'source_unit_hp_after', 'target_unit_hp_before', 'target_unit_hp_after', 'unit_upgrade_kind', 'upgraded_unit_type', 'unit_destroyed', 'source_unit_destroyed')
-class BeliefsMissingError(RuntimeError):
-    pass
-class SelfPlayPool(MctsPool):
-    """
-    Native belief-rooted MCTS self-play pool (use polyenv.SelfPlayPool)
-    """
-    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, history: typing.SupportsInt | typing.SupportsIndex) -> None:
-        ...
-    def _belief_digest(self) -> int:
-        ...
-    def _load_state(self, env: typing.SupportsInt | typing.SupportsIndex, data: bytes, rng_seed: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
-        """
-        Tests: replace a live game by a serialized state (optionally reseeding its random stream)
-        """
-    def all_player_batch_spec(self) -> dict:
-        ...
-    def all_player_belief_requests(self, buffers: typing.Any) -> typing.Any:
-        ...
-    def batch_spec(self) -> dict:
-        ...
-    def belief_requests(self, buffers: typing.Any) -> typing.Any:
-        ...
-    def leaf_batch_spec(self, max_leaves: typing.SupportsInt | typing.SupportsIndex) -> dict:
-        ...
-    def reset(self, seed: typing.SupportsInt | typing.SupportsIndex | None, buffers: typing.Any) -> typing.Any:
-        ...
-    def select_leaves(self, max_leaves: typing.SupportsInt | typing.SupportsIndex, buffers: typing.Any) -> tuple:
-        ...
-    def step(self, action_ids: typing.Any, state_ids: typing.Any, buffers: typing.Any) -> typing.Any:
-        ...
-    def submit_beliefs(self, state_ids: typing.Any, beliefs: typing.Any) -> None:
-        ...
-    @property
-    def visible_action_history(self) -> int:
-        ...

@@ -284,7 +284,7 @@ bool only_end_turn(const GameState& s) {
     for (int rel = 1; rel < s.num_players; ++rel) {
       const int other = (player + rel) % s.num_players;
       if (can_declare_war(s, player, other)) return false;
-      if (s.players[other].alive && max_send_stars(s, player) > 0) return false;
+      if (max_send_stars(s, player) > 0) return false;  // eliminated tribes included (RULES §10)
     }
   }
   int count = 0;

@@ -27,7 +27,6 @@ int legal_actions_reference(const GameState& s, int32_t* out, int capacity) {
     if (can_declare_war(s, player, (player + rel) % s.num_players)) emit(space.declare_war(rel));
   }
   for (int rel = 1; rel < s.num_players; ++rel) {
-    if (!s.players[(player + rel) % s.num_players].alive) continue;
     for (int n = 1; n <= max_send_stars(s, player); ++n) emit(space.send_stars(rel, n));
   }
   for (int t = 0; t < s.num_tiles; ++t) if (can_build_road(s, player, t)) emit(space.build_road(t));
