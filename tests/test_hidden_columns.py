@@ -50,3 +50,15 @@ def test_resources_hidden_until_their_tech(terrain, resource, tech):
     env.grant_tech(0, tech)
     assert env.observe(player=0)["map_tokens"][t, C["resource"]] == R[resource]
     assert env.observe(player=1)["map_tokens"][t, C["resource"]] == -1  # per observer
+
+
+def test_whaling_without_fishing_shows_the_whales_it_can_gather():
+    # Whaling can arrive without Fishing (a ruins or tribe-meeting tech); the whale gather is then
+    # legal, so the token must show the whales the action rows already reveal.
+    env, _ = board()
+    t = 1 * 8 + 1  # inside player 0's capital territory
+    env.set_terrain(t, "shallow_water")
+    env.set_resource(t, "whales")
+    env.grant_tech(0, "whaling")
+    assert "fishing" not in env.player(0)["techs"]
+    assert env.observe(player=0)["map_tokens"][t, C["resource"]] == R["whales"]

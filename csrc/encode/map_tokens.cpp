@@ -57,7 +57,7 @@ inline int32_t visible_resource(const Player& p, int r) {
   switch (r) {
     case kCrops: return p.has(kOrganization) ? r : -1;
     case kOre: return p.has(kClimbing) ? r : -1;
-    case kWhales: return p.has(kFishing) ? r : -1;
+    case kWhales: return p.has(kFishing) || p.has(kWhaling) ? r : -1;  // Whaling can come without Fishing
     default: return r;
   }
 }
