@@ -7,19 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args, timeout=240, cwd=None):
-    """Runs `python -m polyenv.cli ...` on the package under test: the installed one, or the one on
-    the developer's PYTHONPATH (made absolute). The working directory is never the source root,
-    whose `polyenv/` folder would shadow an installed package."""
-    env = dict(os.environ)
-    if env.get("PYTHONPATH"):
-        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
-    return subprocess.run([sys.executable, "-m", "polyenv.cli", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=cwd or Path(__file__).resolve().parent)
+run = run_cli
 
 
 def test_play_shows_game_and_result_table():

@@ -1,12 +1,11 @@
 """The native MCTS player: bot names with budgets everywhere a bot is accepted."""
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import polyenv
 from polyenv import GameEnv, VectorGameEnv, bots
+from cli_run import run_cli
 
 
 def test_bot_names_with_budget():
@@ -69,8 +68,7 @@ def test_gym_env_with_mcts_opponent():
 
 
 def test_cli_play_with_mcts():
-    r = subprocess.run([sys.executable, "-m", "polyenv.cli", "play", "--bots", "mcts:32,greedy", "--map-size", "8",
-                        "--seed", "2", "--max-turns", "3", "--final-only"], capture_output=True, text=True,
-                       timeout=240)
+    r = run_cli("play", "--bots", "mcts:32,greedy", "--map-size", "8", "--seed", "2", "--max-turns", "3",
+                "--final-only")
     assert r.returncode == 0, r.stderr
     assert "mcts:32" in r.stdout

@@ -1,7 +1,4 @@
 """polyenv.evaluation.tournament and `polyenv tournament`: tiny tournaments on 8x8 maps."""
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +8,7 @@ pytest.importorskip("openskill")
 torch = pytest.importorskip("torch")
 
 from polyenv.evaluation import parse_player, tournament  # noqa: E402
+from cli_run import run_cli
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -90,11 +88,7 @@ def test_checkpoint_shape_mismatch(checkpoint):
 
 
 def _cli(*args):
-    env = dict(os.environ)
-    if env.get("PYTHONPATH"):
-        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
-    return subprocess.run([sys.executable, "-m", "polyenv.cli", "tournament", *args], capture_output=True, text=True,
-                          timeout=240, env=env, cwd=Path(__file__).resolve().parent)
+    return run_cli("tournament", *args)
 
 
 def test_cli(tmp_path):

@@ -11,6 +11,7 @@
 #include "../search/mcts_pool.hpp"
 #include "array_args.hpp"
 #include "bindings.hpp"
+#include "config_args.hpp"
 
 namespace polyenv::python {
 
@@ -83,25 +84,9 @@ void init_mcts_pool(py::module_& m) {
                        bool full_obs, int num_threads, int max_actions, bool require_all, bool auto_reset,
                        double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
                        double dirichlet_alpha, double dirichlet_fraction) {
-             if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
-             if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
-             MctsPoolConfig cfg;
-             cfg.num_envs = num_envs;
-             cfg.seed = seed;
-             cfg.game.map_size = map_size;
-             cfg.game.tribes = tribes;
-             cfg.game.mode = GameMode(mode);
-             cfg.game.max_turns = max_turns;
-             cfg.game.full_observability = full_obs;
-             cfg.num_threads = num_threads;
-             cfg.max_actions = max_actions;
-             cfg.require_all_actions = require_all;
-             cfg.auto_reset = auto_reset;
-             cfg.max_pending_leaves = max_pending;
-             cfg.search.c_puct = c_puct;
-             cfg.search.virtual_loss = virtual_loss;
-             cfg.search.max_nodes = max_nodes;
-             cfg.search.max_bytes = max_bytes;
+             MctsPoolConfig cfg = mcts_pool_config(
+                 num_envs, seed, game_config(map_size, tribes, mode, max_turns, full_obs), num_threads, max_actions,
+                 require_all, auto_reset, c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
              cfg.search.dirichlet_alpha = dirichlet_alpha;
              cfg.search.dirichlet_fraction = dirichlet_fraction;
              py::gil_scoped_release release;

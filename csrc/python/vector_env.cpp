@@ -12,6 +12,7 @@
 #include "../vector/vector_env.hpp"
 #include "array_args.hpp"
 #include "bindings.hpp"
+#include "config_args.hpp"
 
 namespace polyenv::python {
 
@@ -113,16 +114,10 @@ void init_vector(py::module_& m) {
                        int max_turns, bool full_obs, int num_threads, int max_actions, bool auto_reset, int history,
                        bool combat_preview, bool keep_terminal, int opponent, std::vector<int> learner_seats,
                        double score_reward_scale, int opponent_simulations) {
-             if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
-             if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
              VectorConfig cfg;
              cfg.num_envs = num_envs;
              cfg.seed = seed;
-             cfg.game.map_size = map_size;
-             cfg.game.tribes = tribes;
-             cfg.game.mode = GameMode(mode);
-             cfg.game.max_turns = max_turns;
-             cfg.game.full_observability = full_obs;
+             cfg.game = game_config(map_size, tribes, mode, max_turns, full_obs);
              cfg.num_threads = num_threads;
              cfg.max_actions = max_actions;
              cfg.auto_reset = auto_reset;

@@ -1,0 +1,16 @@
+"""Runs the command line in a child process on the package under test."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run_cli(*args, timeout=240, cwd=None):
+    """Runs `python -m polyenv.cli ...` on the package under test: the installed one, or the one on
+    the developer's PYTHONPATH (made absolute). The working directory is never the source root,
+    whose `polyenv/` folder would shadow an installed package."""
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
+    return subprocess.run([sys.executable, "-m", "polyenv.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=cwd or Path(__file__).resolve().parent)
