@@ -2,7 +2,8 @@
 
 ``empty_world_completion(map_tokens, terrain)`` fills every hidden row with an
 empty tile of ``terrain`` (per hidden row, or one value for all) and puts a
-level-1 city wherever a visible tile's territory points at a hidden centre, so
+level-1 city wherever a visible tile's territory points at a hidden centre (or,
+when the observer never saw that owner's centre, on the nearest hidden tile), so
 the hypothesis is internally consistent. It is the simplest valid input to
 ``SelfPlayPool.submit_beliefs``; a real belief model replaces the terrain
 guess and adds hidden units and cities.
