@@ -49,6 +49,25 @@ def _float(value, name: str, low: float = 0.0) -> float:
     return value
 
 
+def pool_arguments(num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
+                   max_nodes_per_tree, max_tree_bytes) -> tuple:
+    """The constructor arguments MctsPool and SelfPlayPool share, validated (the player count is the
+    engine's one rule, checked natively)."""
+    num_envs = _v.integer(num_envs, "num_envs", 1)
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise ValueError("players must be a sequence of tribes")
+    threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
+    if threads is None:
+        threads = max(1, min(os.cpu_count() or 1, num_envs))
+    pending = _v.integer(max_pending_leaves_per_tree, "max_pending_leaves_per_tree", 1)
+    if pending > 8:
+        raise ValueError(f"max_pending_leaves_per_tree must be in [1, 8], got {pending}")
+    return (num_envs, _v.seed(seed), _v.integer(map_size, "map_size", 1), [tribe_code(p) for p in players],
+            threads, _v.integer(max_actions, "max_actions", 0), pending,
+            _v.integer(max_nodes_per_tree, "max_nodes_per_tree", 0),
+            _v.integer(max_tree_bytes, "max_tree_bytes", 0))
+
+
 class MctsPool:
     """Many live Tribes games, each with a native PUCT search tree, driven in dense batches.
 
@@ -79,23 +98,9 @@ class MctsPool:
                  virtual_loss: float = 1.0, max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
                  dirichlet_alpha: float | None = None, dirichlet_fraction: float = 0.25,
                  full_observability: bool = True, mode: str = "capitals", max_turns: int | None = None):
-        num_envs = _v.integer(num_envs, "num_envs", 1)
-        seed = _v.seed(seed)
-        map_size = _v.integer(map_size, "map_size", 1)
-        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-            raise ValueError("players must be a sequence of tribes")
-        tribes = [tribe_code(p) for p in players]
-        if not 2 <= len(tribes) <= 16:
-            raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
-        threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
-        if threads is None:
-            threads = max(1, min(os.cpu_count() or 1, num_envs))
-        max_actions = _v.integer(max_actions, "max_actions", 0)
-        pending = _v.integer(max_pending_leaves_per_tree, "max_pending_leaves_per_tree", 1)
-        if pending > 8:
-            raise ValueError(f"max_pending_leaves_per_tree must be in [1, 8], got {pending}")
-        max_nodes = _v.integer(max_nodes_per_tree, "max_nodes_per_tree", 0)
-        max_bytes = _v.integer(max_tree_bytes, "max_tree_bytes", 0)
+        num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
+            num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
+            max_nodes_per_tree, max_tree_bytes)
         alpha = 0.0
         if dirichlet_alpha is not None:
             alpha = _float(dirichlet_alpha, "dirichlet_alpha")
@@ -105,9 +110,11 @@ class MctsPool:
         if fraction > 1:
             raise ValueError(f"dirichlet_fraction must be in [0, 1], got {fraction}")
         self._native = _core.MctsPool(
-            num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), bool(full_observability),
-            threads, max_actions, bool(require_all_actions), bool(auto_reset), _float(c_puct, "c_puct"), pending,
-            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha, fraction)
+            num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns),
+            _v.boolean(full_observability, "full_observability"), threads, max_actions,
+            _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
+            _float(c_puct, "c_puct"), pending, _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha,
+            fraction)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
 

@@ -22,9 +22,9 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as _v
-from .._names import mode_code, tribe_code
+from .._names import mode_code
 from ..vector_env import _state_ids
-from .mcts_pool import _MIB, MctsPool, _float, _spec
+from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments
 
 __all__ = ["SelfPlayPool", "BeliefsMissingError"]
 
@@ -59,30 +59,16 @@ class SelfPlayPool(MctsPool):
                  max_pending_leaves_per_tree: int = 1, virtual_loss: float = 1.0,
                  max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
                  mode: str = "capitals", max_turns: int | None = None):
-        num_envs = _v.integer(num_envs, "num_envs", 1)
-        seed = _v.seed(seed)
-        map_size = _v.integer(map_size, "map_size", 1)
-        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
-            raise ValueError("players must be a sequence of tribes")
-        tribes = [tribe_code(p) for p in players]
-        if not 2 <= len(tribes) <= 16:
-            raise ValueError(f"players must name 2 to 16 tribes, got {len(tribes)}")
-        threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
-        if threads is None:
-            import os
-            threads = max(1, min(os.cpu_count() or 1, num_envs))
-        max_actions = _v.integer(max_actions, "max_actions", 0)
-        pending = _v.integer(max_pending_leaves_per_tree, "max_pending_leaves_per_tree", 1)
-        if pending > 8:
-            raise ValueError(f"max_pending_leaves_per_tree must be in [1, 8], got {pending}")
+        num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
+            num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
+            max_nodes_per_tree, max_tree_bytes)
         history = _v.integer(visible_action_history, "visible_action_history", 0)
         if history > 1024:
             raise ValueError(f"visible_action_history must be in [0, 1024], got {history}")
-        max_nodes = _v.integer(max_nodes_per_tree, "max_nodes_per_tree", 0)
-        max_bytes = _v.integer(max_tree_bytes, "max_tree_bytes", 0)
         self._native = _core.SelfPlayPool(
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), False, threads,
-            max_actions, bool(require_all_actions), bool(auto_reset), _float(c_puct, "c_puct"), pending,
+            max_actions, _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
+            _float(c_puct, "c_puct"), pending,
             _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
