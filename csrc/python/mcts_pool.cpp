@@ -12,21 +12,11 @@
 #include "array_args.hpp"
 #include "bindings.hpp"
 #include "config_args.hpp"
+#include "pool_outputs.hpp"
 
 namespace polyenv::python {
 
 namespace {
-
-FieldView view_of(const SpecOutputs& out) {
-  FieldView v;
-  v.data = out.data;
-  v.bind(out.specs);
-  return v;
-}
-
-py::object result(const SpecOutputs& out, const py::object& buffers) {
-  return buffers.is_none() ? py::object(out.to_dict()) : py::object(py::none());
-}
 
 // A C-contiguous float32 array of exactly `shape` (the model's output).
 py::array float_matrix(const py::handle& obj, const char* name, std::vector<int64_t> shape) {

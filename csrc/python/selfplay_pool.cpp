@@ -12,21 +12,11 @@
 #include "array_args.hpp"
 #include "bindings.hpp"
 #include "config_args.hpp"
+#include "pool_outputs.hpp"
 
 namespace polyenv::python {
 
 namespace {
-
-FieldView view_of(const SpecOutputs& out) {
-  FieldView v;
-  v.data = out.data;
-  v.bind(out.specs);
-  return v;
-}
-
-py::object result(const SpecOutputs& out, const py::object& buffers) {
-  return buffers.is_none() ? py::object(out.to_dict()) : py::object(py::none());
-}
 
 std::string shape_text(const py::array& a) {
   std::string s = "(";

@@ -48,19 +48,9 @@ struct Outputs {
         throw InvalidArgument(std::string("buffer '") + name + "' must be a NumPy array, got " + type_name(item));
       }
       auto a = py::reinterpret_borrow<py::array>(item);
-      BufferInfo& b = info[size_t(f)];
-      const py::dtype dt = a.dtype();
-      b.data = const_cast<void*>(a.data());
-      b.kind = dt.kind();
-      b.itemsize = int(dt.itemsize());
-      b.native_order = native_byte_order(dt.byteorder());
-      b.ndim = int(a.ndim());
-      for (int i = 0; i < std::min(b.ndim, 8); ++i) b.shape[size_t(i)] = int64_t(a.shape(i));
-      b.writable = a.writeable();
-      b.aligned = (a.flags() & py::detail::npy_api::NPY_ARRAY_ALIGNED_) != 0;
-      b.c_contiguous = (a.flags() & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) != 0;
+      info[size_t(f)] = buffer_info(a);
       keep[size_t(f)] = a;
-      view.data[size_t(f)] = b.data;
+      view.data[size_t(f)] = info[size_t(f)].data;
     }
     if (py::ssize_t(buffers.size()) != fields) {
       for (auto item : buffers) {

@@ -1,6 +1,7 @@
 // belief_world.cpp — PlayerKnowledge extraction and belief-world construction
 // (belief_world.hpp). Column meanings are those of encode/map_tokens.cpp.
 #include "belief_world.hpp"
+#include "fnv.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -20,18 +21,6 @@ enum Col : int {
 constexpr int F = kMapTokenFeatures;
 
 std::string at_tile(int t) { return "tile " + std::to_string(t) + ": "; }
-
-struct Fnv {
-  uint64_t h = 1469598103934665603ull;
-  void add(const void* p, size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
-  }
-  template <class T>
-  void add(const T& v) {
-    add(&v, sizeof(T));
-  }
-};
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // mcts_pool.cpp — MctsPool (mcts_pool.hpp): live games, leaf selection and
 // encoding, expansion and backup, root policies.
 #include "mcts_pool.hpp"
+#include "fnv.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -61,18 +62,6 @@ uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t x = a ^ (b * 0x9E3779B97F4A7C15ull);
   return splitmix64(x);
 }
-
-struct Fnv {
-  uint64_t h = 1469598103934665603ull;
-  void add(const void* p, size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
-  }
-  template <class T>
-  void add(const T& v) {
-    add(&v, sizeof(T));
-  }
-};
 
 }  // namespace
 
