@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -298,6 +298,10 @@ class SelfPlayPool(MctsPool):
         ...
     def _belief_digest(self) -> int:
         ...
+    def _history_memory(self) -> dict:
+        """
+        Tests and benchmarks: entries, tree nodes and bytes held by the visible-action history store
+        """
     def _load_state(self, env: typing.SupportsInt | typing.SupportsIndex, data: bytes, rng_seed: typing.SupportsInt | typing.SupportsIndex | None = None) -> None:
         """
         Tests: replace a live game by a serialized state (optionally reseeding its random stream)
@@ -357,6 +361,7 @@ MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building',
 MAX_MAP_SIZE: int = 40
 MAX_PLAYERS: int = 16
 MAX_STARS: int = 100000000
+MAX_VISIBLE_ACTION_HISTORY: int = 1024
 MAX_VISIBLE_EVENT_HISTORY: int = 1024
 MIN_MAP_SIZE: int = 4
 RESOURCES: tuple = ('fish', 'fruit', 'animal', 'whales', '', 'ore', 'crops', 'ruins')
@@ -368,5 +373,6 @@ TRIBES: tuple = ('Xin-Xi', 'Imperius', 'Bardur', 'Oumaji', 'Kickoo', 'Hoodrick',
 UNIT_STATS: dict = {'warrior': {'cost': 2, 'max_hp': 10, 'attack': 2, 'defence': 2, 'movement': 1, 'range': 1, 'points': 10, 'tech': None}, 'rider': {'cost': 3, 'max_hp': 10, 'attack': 2, 'defence': 1, 'movement': 2, 'range': 1, 'points': 15, 'tech': 'riding'}, 'defender': {'cost': 3, 'max_hp': 15, 'attack': 1, 'defence': 3, 'movement': 1, 'range': 1, 'points': 15, 'tech': 'shields'}, 'swordsman': {'cost': 5, 'max_hp': 15, 'attack': 3, 'defence': 3, 'movement': 1, 'range': 1, 'points': 25, 'tech': 'smithery'}, 'archer': {'cost': 3, 'max_hp': 10, 'attack': 2, 'defence': 1, 'movement': 1, 'range': 2, 'points': 15, 'tech': 'archery'}, 'catapult': {'cost': 8, 'max_hp': 10, 'attack': 4, 'defence': 0, 'movement': 1, 'range': 3, 'points': 40, 'tech': 'mathematics'}, 'knight': {'cost': 8, 'max_hp': 15, 'attack': 4, 'defence': 1, 'movement': 3, 'range': 1, 'points': 40, 'tech': 'chivalry'}, 'mind_bender': {'cost': 5, 'max_hp': 10, 'attack': 0, 'defence': 1, 'movement': 1, 'range': 1, 'points': 25, 'tech': 'philosophy'}, 'boat': {'cost': 0, 'max_hp': 0, 'attack': 1, 'defence': 1, 'movement': 2, 'range': 2, 'points': 0, 'tech': 'sailing'}, 'ship': {'cost': 5, 'max_hp': 0, 'attack': 2, 'defence': 2, 'movement': 3, 'range': 2, 'points': 0, 'tech': 'sailing'}, 'battleship': {'cost': 15, 'max_hp': 0, 'attack': 4, 'defence': 3, 'movement': 3, 'range': 2, 'points': 0, 'tech': 'navigation'}, 'giant': {'cost': 10, 'max_hp': 40, 'attack': 5, 'defence': 4, 'movement': 1, 'range': 1, 'points': 50, 'tech': None}}
 UNIT_STATUSES: tuple = ('fresh', 'moved', 'attacked', 'moved_and_attacked', 'pushed', 'finished')
 UNIT_TYPES: tuple = ('warrior', 'rider', 'defender', 'swordsman', 'archer', 'catapult', 'knight', 'mind_bender', 'boat', 'ship', 'battleship', 'giant')
+VISIBLE_ACTION_HISTORY_FEATURE_NAMES: tuple = ('event_type', 'actor_player', 'actor_tribe', 'visibility_flags', 'source_index', 'target_index', 'source_unit_type', 'target_unit_type', 'source_observed_unit_id', 'target_observed_unit_id', 'detail_kind', 'detail_value')
 VISIBLE_EVENT_AFFECTED_FEATURE_NAMES: tuple = ('observed_unit_id', 'tile_index', 'unit_type', 'damage', 'hp_before', 'hp_after', 'destroyed', 'splash')
 VISIBLE_EVENT_FEATURE_NAMES: tuple = ('round', 'turn', 'type_id', 'flags', 'source_index', 'target_index', 'damage', 'hp_before', 'hp_after', 'actor_player', 'actor_tribe', 'tile_action_kind', 'building_type', 'spawn_type', 'source_unit_type', 'target_unit_type', 'source_observed_unit_id', 'target_observed_unit_id', 'source_unit_hp_before', 'source_unit_hp_after', 'target_unit_hp_before', 'target_unit_hp_after', 'unit_upgrade_kind', 'upgraded_unit_type', 'unit_destroyed', 'source_unit_destroyed')

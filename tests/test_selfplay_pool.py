@@ -260,8 +260,7 @@ def test_constructor_arguments():
                 dict(max_pending_leaves_per_tree=9), dict(players=(Bardur,))):
         with pytest.raises(ValueError):
             SelfPlayPool(2, seed=1, map_size=8, **{"players": TWO, **bad})
-    with pytest.raises(ValueError, match="not implemented"):
-        SelfPlayPool(2, seed=1, map_size=8, players=TWO, visible_action_history=16)
+    assert SelfPlayPool(2, seed=1, map_size=8, players=TWO, visible_action_history=1024).visible_action_history == 1024
 
 
 @pytest.mark.parametrize("players", [TWO, FOUR])

@@ -63,6 +63,10 @@ py::array belief_tokens(const SelfPlayPool& p, const py::handle& obj, SelfPlayPo
 
 void init_selfplay_pool(py::module_& m) {
   py::register_exception<BeliefsMissing>(m, "BeliefsMissingError", PyExc_RuntimeError);
+  py::tuple history_names(kHistoryFeatures);
+  for (int i = 0; i < kHistoryFeatures; ++i) history_names[size_t(i)] = kHistoryFeatureNames[size_t(i)];
+  m.attr("VISIBLE_ACTION_HISTORY_FEATURE_NAMES") = history_names;
+  m.attr("MAX_VISIBLE_ACTION_HISTORY") = kMaxHistory;
 
   py::class_<SelfPlayPool, MctsPool>(m, "SelfPlayPool", "Native belief-rooted MCTS self-play pool (use polyenv.SelfPlayPool)")
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
@@ -163,6 +167,15 @@ void init_selfplay_pool(py::module_& m) {
         py::gil_scoped_release release;
         return p.belief_digest();
       })
+      .def("_history_memory", [](SelfPlayPool& p) {
+        const SelfPlayPool::HistoryMemory m = p.history_memory();
+        py::dict d;
+        d["live_entries"] = m.live_entries;
+        d["tree_entries"] = m.tree_entries;
+        d["tree_nodes"] = m.tree_nodes;
+        d["bytes"] = m.bytes;
+        return d;
+      }, "Tests and benchmarks: entries, tree nodes and bytes held by the visible-action history store")
       .def_property_readonly("visible_action_history", &SelfPlayPool::history);
 }
 

@@ -129,6 +129,7 @@ void MctsPool::run_games(F&& fn) {
 void MctsPool::start_episode(Game& g, int env) {
   const uint64_t seed = base_seed_ + uint64_t(env) + g.episode_index * uint64_t(cfg_.num_envs);
   new_game(g.state, cfg_.game, seed);
+  episode_started(env);
   g.legal_complete = false;
   g.observer = g.state.current_player;
   g.new_state = g.new_episode = true;
@@ -239,7 +240,7 @@ void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids
       double payoff[kMaxPlayers] = {};
       if (valid) {
         const int actor = s.current_player;
-        apply_action(s, action);
+        apply_action(s, action, live_event_sink(env));
         g.legal_complete = false;
         g.new_state = true;
         g.observer = s.current_player;
@@ -385,6 +386,11 @@ int MctsPool::select_leaves(int capacity, const FieldView& out) {
 MctsPool::Slot& MctsPool::slot_of(uint64_t id) {
   const uint64_t low = id & ((uint64_t(1) << kSlotBits) - 1);
   return games_[size_t(low / kMaxPending)].slots[size_t(low % kMaxPending)];
+}
+
+const LeafPath& MctsPool::issued_path(uint64_t leaf_id) const {
+  const uint64_t low = leaf_id & ((uint64_t(1) << kSlotBits) - 1);
+  return games_[size_t(low / kMaxPending)].slots[size_t(low % kMaxPending)].path;
 }
 
 void MctsPool::check_leaf_ids(const uint64_t* leaf_ids, int count) {

@@ -57,7 +57,7 @@ class MctsPool {
   static constexpr int kMaxEnvs = 1 << 20;  // leaf ids pack tree * 8 + slot into 24 bits
 
   explicit MctsPool(const MctsPoolConfig& cfg);  // InvalidArgument on a bad config
-  ~MctsPool();
+  virtual ~MctsPool();
   MctsPool(const MctsPool&) = delete;
   MctsPool& operator=(const MctsPool&) = delete;
 
@@ -112,6 +112,16 @@ class MctsPool {
   // PendingLeaves while that tree has pending leaves.
   void load_live_state(int env, const GameState& s);
   void check_open() const { check_usable(); }
+  // Per-game event hooks (both called on the worker that owns the game): the
+  // sink receiving the live game's world events (nullptr: none), and the
+  // start of a new episode in game env.
+  virtual EventSink* live_event_sink(int env) { (void)env; return nullptr; }
+  virtual void episode_started(int env) { (void)env; }
+  // Attaches a listener to tree env (see SearchTree::set_listener).
+  void set_tree_listener(int env, TreeListener* listener) { games_[size_t(env)].tree.set_listener(listener); }
+  // The tree of game env and the path of a leaf id just issued by select_leaves (unchecked).
+  const SearchTree& search_tree(int env) const { return games_[size_t(env)].tree; }
+  const LeafPath& issued_path(uint64_t leaf_id) const;
   // The shared worker pool (one phase at a time: use it under lock()).
   WorkerPool& workers() { return pool_; }
   std::recursive_mutex& lock() { return mutex_; }

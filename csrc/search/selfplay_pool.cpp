@@ -20,9 +20,9 @@ void add_history_specs(std::vector<FieldSpec>& out, int64_t rows, int H) {
 }
 
 int checked_history(int H) {
-  if (H < 0 || H > 1024) throw InvalidArgument("visible_action_history must be in [0, 1024], got " + std::to_string(H));
-  if (H != 0) {
-    throw InvalidArgument("visible_action_history > 0 is not implemented yet in this build (only 0 is supported)");
+  if (H < 0 || H > kMaxHistory) {
+    throw InvalidArgument("visible_action_history must be in [0, " + std::to_string(kMaxHistory) + "], got " +
+                          std::to_string(H));
   }
   return H;
 }
@@ -47,6 +47,22 @@ SelfPlayPool::SelfPlayPool(const MctsPoolConfig& cfg, int history) : MctsPool(cf
   roots_.resize(B);
   seeds_.resize(B);
   problems_.resize(B);
+  if (history_ > 0) {
+    // Games and trees exist already: attach a store to each (empty live histories, node 0 = them).
+    histories_ = std::vector<GameHistory>(B);
+    for (size_t env = 0; env < B; ++env) {
+      histories_[env].init(int(P));
+      set_tree_listener(int(env), &histories_[env]);
+    }
+  }
+}
+
+EventSink* SelfPlayPool::live_event_sink(int env) {
+  return history_ > 0 ? histories_[size_t(env)].live_sink() : nullptr;
+}
+
+void SelfPlayPool::episode_started(int env) {
+  if (history_ > 0) histories_[size_t(env)].clear_live();
 }
 
 std::vector<FieldSpec> SelfPlayPool::belief_specs() const {
@@ -99,9 +115,51 @@ void SelfPlayPool::write_results(const FieldView& out) {
   }
 }
 
-// H = 0: the window is empty, so only the lengths are written.
-void SelfPlayPool::write_history(const FieldView& out, int64_t rows, int first_field) {
-  for (int64_t r = 0; r < rows; ++r) *out.at<int32_t>(first_field + kHHistoryLength, r) = 0;
+// The live actor's history per game (H = 0: only the zero lengths).
+void SelfPlayPool::write_live_history(const FieldView& out) {
+  const int B = num_envs(), F = kNumLiveFields;
+  if (history_ == 0) {
+    for (int env = 0; env < B; ++env) *out.at<int32_t>(F + kHHistoryLength, env) = 0;
+    return;
+  }
+  workers().run(B, [&](int begin, int end) {
+    for (int env = begin; env < end; ++env) {
+      const GameHistory& h = histories_[size_t(env)];
+      h.pack(h.live_head(live_observer(env)), nullptr, history_, out.at<int32_t>(F + kHHistory, env),
+             out.at<uint8_t>(F + kHHistoryMask, env), out.at<int32_t>(F + kHHistoryLength, env));
+    }
+  });
+}
+
+// Each leaf row's history from its to_play actor's view: the leaf node's
+// head, or for a transient leaf (a node the budget refused) its parent's head
+// plus the row of the edge's action, recomputed from the parent's state.
+void SelfPlayPool::write_leaf_history(const FieldView& out, int rows) {
+  const int F = kNumLeafFields;
+  if (history_ == 0) {
+    for (int r = 0; r < rows; ++r) *out.at<int32_t>(F + kHHistoryLength, r) = 0;
+    return;
+  }
+  workers().run(rows, [&](int begin, int end) {
+    for (int r = begin; r < end; ++r) {
+      const int tree = *out.at<int32_t>(kXTreeId, r), actor = *out.at<int32_t>(kXToPlay, r);
+      const LeafPath& path = issued_path(*out.at<uint64_t>(kXLeafId, r));
+      const GameHistory& h = histories_[size_t(tree)];
+      int32_t extra[kHistoryFeatures];
+      bool has_extra = false;
+      int32_t head;
+      if (path.leaf >= 0) {
+        head = h.node_head(path.leaf, actor);
+      } else {
+        const SearchTree& t = search_tree(tree);
+        const int32_t parent = path.nodes.back();
+        head = h.node_head(parent, actor);
+        has_extra = replay_history_row(t.node_state(parent), t.edge_action(path.edges.back()), actor, extra);
+      }
+      h.pack(head, has_extra ? extra : nullptr, history_, out.at<int32_t>(F + kHHistory, r),
+             out.at<uint8_t>(F + kHHistoryMask, r), out.at<int32_t>(F + kHHistoryLength, r));
+    }
+  });
 }
 
 void SelfPlayPool::reset(const uint64_t* seed, const FieldView& out) {
@@ -109,21 +167,21 @@ void SelfPlayPool::reset(const uint64_t* seed, const FieldView& out) {
   MctsPool::reset(seed, out);
   std::fill(belief_state_id_.begin(), belief_state_id_.end(), 0);
   record_results(out);
-  write_history(out, num_envs(), kNumLiveFields);
+  write_live_history(out);
 }
 
 void SelfPlayPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids, const FieldView& out) {
   std::lock_guard<std::recursive_mutex> guard(lock());
   MctsPool::step(actions, state_ids, out);
   record_results(out);
-  write_history(out, num_envs(), kNumLiveFields);
+  write_live_history(out);
 }
 
 void SelfPlayPool::belief_requests(const FieldView& out) {
   std::lock_guard<std::recursive_mutex> guard(lock());
   observe(out);
   write_results(out);
-  write_history(out, num_envs(), kNumLiveFields);
+  write_live_history(out);
 }
 
 void SelfPlayPool::all_player_belief_requests(const FieldView& out) {
@@ -138,7 +196,15 @@ void SelfPlayPool::all_player_belief_requests(const FieldView& out) {
         encode_state(s, p, out.at<int32_t>(kAState, env) + kStateFeatures * p);
         out.at<int32_t>(kABeliefPlayer, env)[p] = p;
         out.at<int32_t>(kAToPlay, env)[p] = live_observer(env);
-        out.at<int32_t>(kAHistoryLength, env)[p] = 0;
+        int32_t* length = out.at<int32_t>(kAHistoryLength, env) + p;
+        if (history_ == 0) {
+          *length = 0;
+        } else {
+          const GameHistory& h = histories_[size_t(env)];
+          const int64_t rows = out.row_elems[kAHistory] / P, mask = out.row_elems[kAHistoryMask] / P;
+          h.pack(h.live_head(p), nullptr, history_, out.at<int32_t>(kAHistory, env) + rows * p,
+                 out.at<uint8_t>(kAHistoryMask, env) + mask * p, length);
+        }
       }
       *out.at<int32_t>(kAEnvId, env) = env;
       *out.at<uint64_t>(kAStateId, env) = live_state_id(env);
@@ -238,16 +304,43 @@ int SelfPlayPool::select_leaves(int capacity, const FieldView& out) {
     }
   }
   const int rows = MctsPool::select_leaves(capacity, out);
-  write_history(out, rows, kNumLeafFields);
+  write_leaf_history(out, rows);
   return rows;
+}
+
+void SelfPlayPool::load_live_state(int env, const GameState& s) {
+  std::lock_guard<std::recursive_mutex> guard(lock());
+  MctsPool::load_live_state(env, s);  // validates first
+  if (history_ > 0) {
+    histories_[size_t(env)].clear_live();
+    histories_[size_t(env)].on_root();  // the tree was rooted before the clear
+  }
+}
+
+SelfPlayPool::HistoryMemory SelfPlayPool::history_memory() {
+  std::lock_guard<std::recursive_mutex> guard(lock());
+  HistoryMemory m;
+  for (size_t env = 0; env < histories_.size(); ++env) {
+    m.live_entries += histories_[env].live_entries();
+    m.tree_entries += histories_[env].tree_entries();
+    m.bytes += histories_[env].bytes();
+    m.tree_nodes += search_tree(int(env)).num_nodes();
+  }
+  return m;
 }
 
 uint64_t SelfPlayPool::belief_digest() {
   std::lock_guard<std::recursive_mutex> guard(lock());
   uint64_t h = state_digest();
-  for (uint64_t id : belief_state_id_) {
-    uint64_t x = h ^ id;
+  auto add = [&h](uint64_t v) {
+    uint64_t x = h ^ v;
     h = splitmix64(x);
+  };
+  for (uint64_t id : belief_state_id_) add(id);
+  for (const GameHistory& g : histories_) {
+    add(uint64_t(g.live_entries()));
+    add(uint64_t(g.tree_entries()));
+    for (int p = 0; p < num_players(); ++p) add(uint64_t(uint32_t(g.live_head(p))));
   }
   return h;
 }

@@ -7,8 +7,9 @@
 // a belief root for its live state id. Everything else (budgets, pending
 // leaves, virtual loss, backup, root policies, worker pool) is MctsPool's.
 //
-// Batches add the visible-action history fields (H rows of 12 int32) to the
-// live and leaf batches; only H = 0 is implemented so far.
+// Batches add the visible-action history fields (H rows of 12 int32,
+// visible_history.hpp) to the live, per-player and leaf batches: the live
+// game's events feed each game's GameHistory, its tree's nodes extend it.
 #pragma once
 #include <cstdint>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 
 #include "belief_world.hpp"
 #include "mcts_pool.hpp"
+#include "visible_history.hpp"
 
 namespace polyenv {
 
@@ -23,8 +25,6 @@ namespace polyenv {
 struct BeliefsMissing : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-inline constexpr int kHistoryFeatures = 12;
 
 // Fields appended to the live (belief request) and leaf batches.
 enum HistoryField : int { kHHistory, kHHistoryMask, kHHistoryLength, kNumHistoryFields };
@@ -64,13 +64,26 @@ class SelfPlayPool : public MctsPool {
 
   // A hash of the belief roots' bookkeeping plus MctsPool's digest (tests).
   uint64_t belief_digest();
+  // Tests: MctsPool::load_live_state, and the game's live histories start empty.
+  void load_live_state(int env, const GameState& s);
+  // Memory of the history store summed over games (tests, benchmarks).
+  struct HistoryMemory {
+    int64_t live_entries = 0, tree_entries = 0, tree_nodes = 0, bytes = 0;
+  };
+  HistoryMemory history_memory();
+
+ protected:
+  EventSink* live_event_sink(int env) override;
+  void episode_started(int env) override;
 
  private:
   void record_results(const FieldView& out);
   void write_results(const FieldView& out);
-  void write_history(const FieldView& out, int64_t rows, int first_field);
+  void write_live_history(const FieldView& out);
+  void write_leaf_history(const FieldView& out, int rows);
 
   int history_ = 0;
+  std::vector<GameHistory> histories_;  // per game when history_ > 0
   std::vector<uint64_t> belief_state_id_;  // per game: the state id its tree's belief root answers, 0 none
   // The last step's results per game (belief_requests repeats them).
   std::vector<float> reward_, terminal_values_;

@@ -69,6 +69,7 @@ void SearchTree::reset(const GameState& root, uint64_t seed, const SearchConfig&
   // One node's charge: the root's storage, capacities included (every node reserves the same).
   state_bytes_ = state_storage_bytes(root);
   add_node(-1, -1);
+  if (listener_) listener_->on_root();
 }
 
 int32_t SearchTree::add_node(int32_t parent, int32_t action) {
@@ -81,7 +82,8 @@ int32_t SearchTree::add_node(int32_t parent, int32_t action) {
     if (s.units.capacity() < from.units.capacity()) s.units.reserve(from.units.capacity());
     if (s.cities.capacity() < from.cities.capacity()) s.cities.reserve(from.cities.capacity());
     s = from;
-    apply_action(s, action);
+    if (listener_) listener_->on_child(parent, node);
+    apply_action(s, action, listener_);
   }
   parent_.push_back(parent);
   first_edge_.push_back(0);

@@ -27,9 +27,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "../engine/events.hpp"
 #include "../engine/game.hpp"
 
 namespace polyenv {
+
+// Optional per-node side data kept by a tree's owner (SelfPlayPool's visible
+// history): told when the tree is reset and before each new node's action is
+// applied; that action's world events follow through EventSink::on_event.
+struct TreeListener : EventSink {
+  virtual void on_root() = 0;
+  virtual void on_child(int32_t parent, int32_t child) = 0;
+};
 
 struct SearchConfig {
   int num_players = 2;
@@ -72,6 +81,8 @@ class SearchTree {
   // reseeded from `seed` so chance events inside the tree never reveal the
   // live game's future draws. Keeps the storage of earlier searches.
   void reset(const GameState& root, uint64_t seed, const SearchConfig& cfg);
+  // Attaches a listener (nullptr: none); it applies from the next reset on.
+  void set_listener(TreeListener* listener) { listener_ = listener; }
 
   // One PUCT descent from the root. For kLeaf the leaf state is leaf_state(path, transient).
   Descent descend(LeafPath& path, GameState& transient);
@@ -94,6 +105,7 @@ class SearchTree {
   bool node_budget_exhausted() const { return node_budget_hit_; }
   bool byte_budget_exhausted() const { return byte_budget_hit_; }
   const GameState& root_state() const { return states_[0]; }
+  const GameState& node_state(int32_t node) const { return states_[size_t(node)]; }
   bool expanded(int32_t node) const { return flags_[size_t(node)] & kExpanded; }
   int32_t first_edge(int32_t node) const { return first_edge_[size_t(node)]; }
   int32_t num_edges(int32_t node) const { return num_edges_[size_t(node)]; }
@@ -131,6 +143,7 @@ class SearchTree {
   std::vector<float> edge_prior_;
   std::vector<double> edge_value_;
   Rng noise_rng_;
+  TreeListener* listener_ = nullptr;
   int64_t state_bytes_ = 0;
   int64_t bytes_ = 0;
   bool node_budget_hit_ = false;

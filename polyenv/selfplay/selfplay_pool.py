@@ -45,8 +45,9 @@ class SelfPlayPool(MctsPool):
             ActionOverflowError; False: deterministic truncation keeping End Turn.
         auto_reset: a finished game starts its next episode inside the ending step.
         c_puct: exploration constant of PUCT.
-        visible_action_history: H, rows of the compact visible-action history in every
-            batch. Only 0 is implemented so far (others raise ValueError).
+        visible_action_history: H in 0--1024, rows of the compact visible-action history
+            (``polyenv.VISIBLE_ACTION_HISTORY_FEATURE_NAMES``) in every request, per-player
+            and leaf batch; 0 disables it (the fields then have H = 0 rows).
         max_pending_leaves_per_tree: 1--8 leaves in flight per tree.
         virtual_loss: value subtracted per in-flight path in Q.
         max_nodes_per_tree: node admission budget (0: none).
@@ -62,9 +63,7 @@ class SelfPlayPool(MctsPool):
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)
-        history = _v.integer(visible_action_history, "visible_action_history", 0)
-        if history > 1024:
-            raise ValueError(f"visible_action_history must be in [0, 1024], got {history}")
+        history = _v.integer(visible_action_history, "visible_action_history", 0, _core.MAX_VISIBLE_ACTION_HISTORY)
         self._native = _core.SelfPlayPool(
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), False, threads,
             max_actions, _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
