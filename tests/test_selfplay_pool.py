@@ -170,7 +170,7 @@ def _hidden_from_everyone(env: GameEnv, players: int) -> list[int]:
     return [int(t) for t in np.flatnonzero(~seen)]
 
 
-def _twin_pools(players, moves, seed):
+def _twin_pools(players, moves, seed, **pool_kw):
     """Two pools whose game 0 differs only in content hidden from every player (terrain and
     resource of unexplored tiles) and in the authoritative random stream."""
     P = len(players)
@@ -188,7 +188,7 @@ def _twin_pools(players, moves, seed):
     pools = []
     for game, rng_seed in ((env, None), (twin, 987654321)):
         pool = SelfPlayPool(1, seed=seed, map_size=11, players=players, num_threads=1, max_actions=512,
-                            max_pending_leaves_per_tree=3)
+                            max_pending_leaves_per_tree=3, **pool_kw)
         pool.reset(seed=seed)
         pool._native._load_state(0, game.to_bytes(), rng_seed)
         pools.append(pool)
