@@ -10,9 +10,18 @@ For each configuration (default: B=256, K=4, 11x11 2 players and 16x16 4 players
 and prints, measured in the same run: belief submission rows/s (particles validated and
 built per second), simulations/s (leaves backed up), leaf rows/s (select_leaves alone),
 bytes per leaf row, the cost of all_player_belief_requests (O(B*P*tiles)) and its ratio to
-the ordinary [B] belief_requests packet. Keep runs short on a shared machine::
+the ordinary [B] belief_requests packet.
+
+With ``--history H`` (H > 0) it also plays each configuration on two pools in lockstep,
+``visible_action_history=0`` and ``=H``, on identical games (the stand-ins ignore the history,
+so both search and play the same moves; each phase is timed on both pools back to back, in
+alternating order) and prints the cost of the compact visible-action history per phase as a
+ratio, the extra bytes per leaf row and the history store's memory. ``--warmup`` random real
+moves first give the histories some length. (These ratios use process CPU time, summed over
+threads, which a loaded machine disturbs less than wall time.) Keep runs short on a shared machine::
 
     PYTHONPATH=. python benchmarks/selfplay.py --moves 3 --rounds 8
+    PYTHONPATH=. python benchmarks/selfplay.py --num-envs 64 --moves 3 --rounds 4 --history 256 --warmup 40
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import numpy as np
 
 import polyenv
 from polyenv.selfplay.beliefs import empty_world_completion
+from polyenv.vector import allocate
 
 
 def stand_in(leaves: dict, players: int, max_actions: int):
@@ -100,6 +110,84 @@ def run(num_envs, map_size, players, particles, threads, moves, rounds, max_acti
     print(f"  (stand-in completion, not the pool: {t['fill'] / moves * 1e3:.2f} ms/call)")
 
 
+def random_moves(pool, buffers, moves, rng):
+    """Plays `moves` uniformly random real moves (no search) through the request buffers."""
+    for _ in range(moves):
+        pick = (rng.random(pool.num_envs) * buffers["legal_action_count"]).astype(np.int64)
+        actions = buffers["action_id"][np.arange(pool.num_envs), pick].astype(np.int32)
+        pool.step_into_checked(actions, buffers["state_id"], buffers)
+
+
+def history_cost(num_envs, map_size, players, particles, threads, moves, rounds, max_actions, pending, H, warmup):
+    """Times every phase on pools with visible_action_history 0 and H playing the same games in lockstep."""
+    pools = [polyenv.SelfPlayPool(num_envs, seed=1, map_size=map_size, players=players, num_threads=threads,
+                                  max_actions=max_actions, max_pending_leaves_per_tree=pending,
+                                  visible_action_history=h) for h in (0, H)]
+    P = pools[0].player_count
+    t = [dict(step=0.0, req=0.0, allp=0.0, submit=0.0, select=0.0, backup=0.0) for _ in pools]
+    flip = [False]
+
+    def both(key, fn):
+        """fn(i) on both pools, timed, in alternating order; returns the two results."""
+        out = [None, None]
+        flip[0] = not flip[0]
+        for i in ((0, 1) if flip[0] else (1, 0)):
+            a = time.process_time()  # CPU time of all threads: less disturbed by other processes than wall time
+            out[i] = fn(i)
+            t[i][key] += time.process_time() - a
+        return out
+
+    # Caller-owned buffers (the *_into path): the timings are the pools' work, not NumPy allocation.
+    reqs = [allocate(p.belief_batch_spec()) for p in pools]
+    allp = [allocate(p.all_player_belief_batch_spec()) for p in pools]
+    leaves = [allocate(p.leaf_batch_spec()) for p in pools]
+    for i in (0, 1):
+        pools[i].reset_into(reqs[i], seed=1)
+        random_moves(pools[i], reqs[i], warmup, np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    leaf_rows, memory = 0, None
+    for _ in range(moves):
+        both("allp", lambda i: pools[i].all_player_belief_requests_into(allp[i]))
+        both("req", lambda i: pools[i].belief_requests_into(reqs[i]))
+        beliefs = empty_world_completion(np.repeat(allp[0]["map_tokens"][:, :, None], particles, axis=2),
+                                         request=reqs[0])
+        try:
+            both("submit", lambda i: pools[i].submit_beliefs(reqs[i]["state_id"], beliefs))
+        except ValueError:
+            pass  # a rejected hypothesis: this move is played without search (both pools alike)
+        else:
+            for _ in range(rounds):
+                n = both("select", lambda i: pools[i].select_leaves_into(leaves[i]))
+                assert n[0] == n[1], "the two pools must play the same games"
+                if n[0] == 0:
+                    break
+                prefix = {k: v[: n[0]] for k, v in leaves[0].items()}
+                logits, values = stand_in(prefix, P, pools[0].max_actions)
+                both("backup", lambda i: pools[i].expand_and_backup(leaves[i]["leaf_id"][: n[0]], logits, values))
+                leaf_rows += n[0]
+            memory = pools[1]._native._history_memory()
+        roots = [p.root_policy() for p in pools]
+        pick = (rng.random(num_envs) * roots[0]["action_mask"].sum(axis=1)).astype(np.int64)
+        actions = roots[0]["action_id"][np.arange(num_envs), pick].astype(np.int32)
+        both("step", lambda i: pools[i].step_into_checked(actions, roots[i]["state_id"], reqs[i]))
+    spec_bytes = [sum(int(np.prod(v["shape"][1:])) * v["dtype"].itemsize for v in p.leaf_batch_spec(1).values())
+                  for p in pools]
+    lengths = pools[1].all_player_belief_requests()["visible_action_history_length"]
+    for p in pools:
+        p.close()
+    print(f"  visible_action_history={H} vs 0 (*_into path, A={max_actions}, {warmup} random + {moves} searched moves, {leaf_rows} leaf rows, "
+          f"mean history length {lengths.mean():.0f}; ratio of CPU times, >1 = slower):")
+    for key, label in (("step", "step_checked"), ("req", "belief_requests"), ("allp", "all_player_belief_requests"),
+                       ("submit", "submit_beliefs"), ("select", "select_leaves"), ("backup", "expand_and_backup")):
+        if t[0][key] > 0:
+            print(f"    {label:28s} {t[1][key] / t[0][key]:6.2f}x  ({t[0][key] * 1e3:9.1f} ms -> {t[1][key] * 1e3:9.1f} ms)")
+    print(f"    bytes per leaf row          +{spec_bytes[1] - spec_bytes[0]} ({spec_bytes[1]} total)")
+    if memory:
+        print(f"    history store after a search: {memory['bytes'] / 2**20:.2f} MiB, {memory['live_entries']} live + "
+              f"{memory['tree_entries']} tree entries, {memory['tree_nodes']} tree nodes "
+              f"(an H-row copy per node would be {memory['tree_nodes'] * H * 48 / 2**20:.1f} MiB)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--num-envs", type=int, default=256)
@@ -108,14 +196,20 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--pending", type=int, default=4)
+    parser.add_argument("--history", type=int, default=0, help="H > 0: also measure visible_action_history=H")
+    parser.add_argument("--warmup", type=int, default=0, help="random real moves before the --history comparison")
     args = parser.parse_args()
     # The 4-player 16x16 action space has ~88k ids; A=512 rows with require_all_actions=True
     # raises instead of truncating if a position ever has more.
     for map_size, players, max_actions in ((11, (polyenv.Bardur, polyenv.Imperius), 0),
                                            (16, (polyenv.Bardur, polyenv.Imperius, polyenv.Oumaji,
                                                  polyenv.XinXi), 512)):
-        run(args.num_envs, map_size, players, args.particles, args.threads, args.moves, args.rounds, max_actions,
-            args.pending)
+        common = (args.num_envs, map_size, players, args.particles, args.threads, args.moves, args.rounds, max_actions,
+                  args.pending)
+        run(*common)
+        if args.history > 0:
+            # The history's cost does not depend on A: a small exact A keeps two pools' leaf buffers small.
+            history_cost(*common[:7], min(max_actions or 2048, 2048), *common[8:], args.history, args.warmup)
 
 
 if __name__ == "__main__":
