@@ -316,3 +316,20 @@ def test_history_memory_is_within_the_seed_figures():
     assert mem["bytes"] <= 2 * exact + 2 * 64 * 4
     # Copying the window per node would cost 48 KiB each.
     assert mem["bytes"] < mem["tree_nodes"] * row_bytes / 50
+
+
+def test_tree_byte_budget_charges_the_history():
+    """With H > 0 every tree node is charged P heads and one entry per player on top of its state;
+    the same games searched with H = 0 and H = 64 build the same nodes."""
+    stats = []
+    for H in (0, 64):
+        pool = SelfPlayPool(2, seed=9, map_size=8, players=FOUR, num_threads=1, max_actions=256,
+                            visible_action_history=H, max_pending_leaves_per_tree=2)
+        req = pool.reset(seed=9)
+        envs = mirror(9, 2, map_size=8, players=FOUR)
+        pool.submit_beliefs(req["state_id"], truth_beliefs(envs, pool.all_player_belief_requests()))
+        search(pool, 6)
+        stats.append(pool.search_stats())
+    assert np.array_equal(stats[0]["nodes"], stats[1]["nodes"]) and stats[0]["nodes"].sum() > 4
+    per_node = 4 * (4 + 14 * 4)  # P = 4: a head and an entry per player
+    assert np.array_equal(stats[1]["bytes"] - stats[0]["bytes"], stats[0]["nodes"] * per_node)

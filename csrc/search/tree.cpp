@@ -68,6 +68,7 @@ void SearchTree::reset(const GameState& root, uint64_t seed, const SearchConfig&
   noise_rng_.seed(splitmix64(mix), 0xD1C4);
   // One node's charge: the root's storage, capacities included (every node reserves the same).
   state_bytes_ = state_storage_bytes(root);
+  listener_bytes_ = listener_ ? listener_->bytes_per_node() : 0;
   add_node(-1, -1);
   if (listener_) listener_->on_root();
 }

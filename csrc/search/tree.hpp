@@ -35,9 +35,11 @@ namespace polyenv {
 // Optional per-node side data kept by a tree's owner (SelfPlayPool's visible
 // history): told when the tree is reset and before each new node's action is
 // applied; that action's world events follow through EventSink::on_event.
+// Its bytes_per_node() are charged to every node of the byte budget.
 struct TreeListener : EventSink {
   virtual void on_root() = 0;
   virtual void on_child(int32_t parent, int32_t child) = 0;
+  virtual int64_t bytes_per_node() const = 0;
 };
 
 struct SearchConfig {
@@ -120,7 +122,7 @@ class SearchTree {
   int32_t edge_in_flight(int32_t e) const { return edge_vl_[size_t(e)]; }
   int32_t in_flight(int32_t node) const { return vl_[size_t(node)]; }
   // Accounted bytes of one node (without edges) and of one edge.
-  int64_t node_charge() const { return kNodeBytes + state_bytes_; }
+  int64_t node_charge() const { return kNodeBytes + state_bytes_ + listener_bytes_; }
   static constexpr int64_t kEdgeBytes = 4 + 4 + 4 + 4 + 4 + 8;
   static constexpr int64_t kNodeBytes = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 1;
 
@@ -144,6 +146,7 @@ class SearchTree {
   std::vector<double> edge_value_;
   Rng noise_rng_;
   TreeListener* listener_ = nullptr;
+  int64_t listener_bytes_ = 0;  // the listener's charge per node
   int64_t state_bytes_ = 0;
   int64_t bytes_ = 0;
   bool node_budget_hit_ = false;

@@ -12,7 +12,8 @@
 // arena that lives for the episode; its search tree's entries form a second
 // arena dropped with the tree. A tree node keeps one head per player (its
 // parent's heads plus the rows of the action that made it), so a node costs
-// P int32 and an event one entry per observer who saw it — never H rows.
+// P int32 and an event one entry per observer who saw it — never H rows;
+// the tree's byte budget charges each node that bound (bytes_per_node()).
 // The H-row window is packed only for the batch rows that are written.
 #pragma once
 #include <array>
@@ -65,6 +66,8 @@ class GameHistory final : public TreeListener {
   void on_root() override;
   void on_child(int32_t parent, int32_t child) override;
   void on_event(const GameState& s, const WorldEvent& e) override;
+  // A node's bound: P heads, and at most one entry per player for its action.
+  int64_t bytes_per_node() const override { return int64_t(players_) * int64_t(sizeof(int32_t) + sizeof(Entry)); }
 
   int32_t live_head(int player) const { return live_heads_[size_t(player)]; }
   int32_t node_head(int32_t node, int player) const { return node_heads_[size_t(node) * size_t(players_) + size_t(player)]; }
