@@ -102,11 +102,13 @@ def main() -> None:
     parser.add_argument("--particles", type=int, default=2)
     parser.add_argument("--max-actions", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--history", type=int, default=64, help="visible_action_history rows per batch row")
     args = parser.parse_args()
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     pool = SelfPlayPool(args.envs, seed=7, map_size=11, players=(Bardur, Imperius), num_threads=args.threads,
-                        max_actions=args.max_actions, max_pending_leaves_per_tree=2)
+                        max_actions=args.max_actions, max_pending_leaves_per_tree=2,
+                        visible_action_history=args.history)
     B, P = pool.num_envs, pool.player_count
     belief_net, policy_net = BeliefNet(), PolicyValueNet(P)
     opt = torch.optim.Adam(belief_net.parameters(), lr=1e-2)
