@@ -333,3 +333,29 @@ def test_tree_byte_budget_charges_the_history():
     assert np.array_equal(stats[0]["nodes"], stats[1]["nodes"]) and stats[0]["nodes"].sum() > 4
     per_node = 4 * (4 + 14 * 4)  # P = 4: a head and an entry per player
     assert np.array_equal(stats[1]["bytes"] - stats[0]["bytes"], stats[0]["nodes"] * per_node)
+
+
+def test_history_does_not_depend_on_the_thread_count():
+    runs = []
+    for threads in (1, 2):
+        pool = SelfPlayPool(3, seed=12, map_size=8, players=FOUR, num_threads=threads, max_actions=256,
+                            visible_action_history=24, max_pending_leaves_per_tree=3)
+        req = pool.reset(seed=12)
+        envs = mirror(12, 3, map_size=8, players=FOUR)
+        rng = np.random.default_rng(12)
+        out = []
+        for _ in range(8):
+            allp = pool.all_player_belief_requests()
+            out += [allp["visible_action_history"].copy(), req["visible_action_history"].copy()]
+            pool.submit_beliefs(req["state_id"], truth_beliefs(envs, allp))
+            out += [b["visible_action_history"].copy() for b in search(pool, 3)]
+            root = pool.root_policy()
+            actions = np.array([int(l[rng.integers(len(l))]) for l in (e.legal_actions() for e in envs)], np.int32)
+            for e, a in zip(envs, actions):
+                e.step(int(a))
+            req = pool.step_checked(actions, root["state_id"])
+        runs.append(out)
+    assert len(runs[0]) == len(runs[1])
+    assert sum(int((x != 0).sum()) for x in runs[0]) > 0
+    for x, y in zip(*runs):
+        assert np.array_equal(x, y)
