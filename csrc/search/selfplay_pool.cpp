@@ -136,6 +136,7 @@ void SelfPlayPool::write_live_history(const FieldView& out) {
 // plus the row of the edge's action, recomputed from the parent's state.
 void SelfPlayPool::write_leaf_history(const FieldView& out, int rows) {
   const int F = kNumLeafFields;
+  if (rows == 0) return;
   if (history_ == 0) {
     for (int r = 0; r < rows; ++r) *out.at<int32_t>(F + kHHistoryLength, r) = 0;
     return;

@@ -54,6 +54,9 @@ bool history_row(const GameState& s, const WorldEvent& e, int observer, int32_t*
 class GameHistory final : public TreeListener {
  public:
   static constexpr int32_t kEmpty = -1;
+  GameHistory() = default;
+  GameHistory(const GameHistory&) = delete;  // live_sink() points back at its owner
+  GameHistory& operator=(const GameHistory&) = delete;
 
   void init(int players);
   // A new episode (or a replaced position): every live history becomes empty.
