@@ -17,7 +17,7 @@ With ``--history H`` (H > 0) it also plays each configuration on two pools in lo
 so both search and play the same moves; each phase is timed on both pools back to back, in
 alternating order) and prints the cost of the compact visible-action history per phase as a
 ratio, the extra bytes per leaf row and the history store's memory. ``--warmup`` random real
-moves first give the histories some length. (These ratios use process CPU time, summed over
+moves first give the histories some length; ``--history-only`` skips the throughput run. (These ratios use process CPU time, summed over
 threads, which a loaded machine disturbs less than wall time.) Keep runs short on a shared machine::
 
     PYTHONPATH=. python benchmarks/selfplay.py --moves 3 --rounds 8
@@ -198,6 +198,7 @@ def main() -> None:
     parser.add_argument("--pending", type=int, default=4)
     parser.add_argument("--history", type=int, default=0, help="H > 0: also measure visible_action_history=H")
     parser.add_argument("--warmup", type=int, default=0, help="random real moves before the --history comparison")
+    parser.add_argument("--history-only", action="store_true", help="with --history: skip the throughput run")
     args = parser.parse_args()
     # The 4-player 16x16 action space has ~88k ids; A=512 rows with require_all_actions=True
     # raises instead of truncating if a position ever has more.
@@ -206,7 +207,10 @@ def main() -> None:
                                                  polyenv.XinXi), 512)):
         common = (args.num_envs, map_size, players, args.particles, args.threads, args.moves, args.rounds, max_actions,
                   args.pending)
-        run(*common)
+        if not (args.history_only and args.history > 0):
+            run(*common)
+        else:
+            print(f"{map_size}x{map_size} {len(players)}p B={args.num_envs} K={args.particles} threads={args.threads}")
         if args.history > 0:
             # The history's cost does not depend on A: a small exact A keeps two pools' leaf buffers small.
             history_cost(*common[:7], min(max_actions or 2048, 2048), *common[8:], args.history, args.warmup)
