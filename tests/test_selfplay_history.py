@@ -359,3 +359,27 @@ def test_history_does_not_depend_on_the_thread_count():
     assert sum(int((x != 0).sum()) for x in runs[0]) > 0
     for x, y in zip(*runs):
         assert np.array_equal(x, y)
+
+
+def test_a_new_episode_starts_with_an_empty_history():
+    """auto_reset: the step that ends a game returns the next episode's (empty) histories."""
+    pool = SelfPlayPool(4, seed=2, map_size=8, players=TWO, num_threads=2, max_actions=256,
+                        visible_action_history=32, max_turns=3)
+    req = pool.reset(seed=2)
+    rng = np.random.default_rng(2)
+    ended = had_history = 0
+    for _ in range(400):
+        pick = (rng.random(4) * req["legal_action_count"]).astype(np.int64)
+        before = pool.all_player_belief_requests()["visible_action_history_length"].copy()
+        req = pool.step_checked(req["action_id"][np.arange(4), pick], req["state_id"])
+        allp = pool.all_player_belief_requests()
+        done = req["terminated"] == 1
+        if done.any():
+            had_history += int(before[done].sum())
+            assert (allp["visible_action_history_length"][done] == 0).all()
+            assert (req["visible_action_history_length"][done] == 0).all()
+            assert (req["visible_action_history_mask"][done] == 0).all()
+            ended += int(done.sum())
+        if ended >= 4:
+            break
+    assert ended >= 4 and had_history > 0
