@@ -302,6 +302,10 @@ class SelfPlayPool(MctsPool):
         """
         Tests: replace a live game by a serialized state (optionally reseeding its random stream)
         """
+    def _redeterminize_stats(self) -> tuple[int, int, int]:
+        """
+        Tests: (rebuilt, fallbacks, skipped_actions) re-determinization counters since the last submission
+        """
     def all_player_batch_spec(self) -> dict:
         ...
     def all_player_belief_requests(self, buffers: typing.Any) -> typing.Any:

@@ -163,6 +163,14 @@ void init_selfplay_pool(py::module_& m) {
         py::gil_scoped_release release;
         return p.belief_digest();
       })
+      .def("_redeterminize_stats", [](SelfPlayPool& p) {
+        RedeterminizeStats s;
+        {
+          py::gil_scoped_release release;
+          s = p.redeterminize_stats();
+        }
+        return py::make_tuple(s.rebuilt, s.fallbacks, s.skipped_actions);
+      }, "Tests: (rebuilt, fallbacks, skipped_actions) re-determinization counters since the last submission")
       .def_property_readonly("visible_action_history", &SelfPlayPool::history);
 }
 

@@ -23,6 +23,10 @@
 // either); otherwise the corresponding exhausted flag is set and the selected
 // edge is evaluated as a transient leaf (its state is built for the model row,
 // backed up, and not kept). Edges are always stored when a node is expanded.
+//
+// Actor changes. An optional ActorChangeHook (SelfPlayPool's re-determinization)
+// may rewrite a child state whose actor differs from its parent's, right after
+// the edge's action was applied; without a hook (MctsPool) nothing changes.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -59,6 +63,19 @@ struct LeafPath {
   }
 };
 
+class SearchTree;
+
+// Called when a new child (or transient leaf) `child` has a different actor than
+// its parent: `path` holds the edges from the root, the last one leading to
+// `child`. It may replace `child` by another state with the same current player
+// and game-over flag; it runs on the tree's thread, so it must be deterministic.
+struct ActorChangeHook {
+  virtual void on_actor_change(const SearchTree& tree, const LeafPath& path, GameState& child) = 0;
+
+ protected:
+  ~ActorChangeHook() = default;
+};
+
 class SearchTree {
  public:
   enum class Descent : int8_t {
@@ -71,7 +88,8 @@ class SearchTree {
   // Starts a new search from `root` (copied). The copy's random stream is
   // reseeded from `seed` so chance events inside the tree never reveal the
   // live game's future draws. Keeps the storage of earlier searches.
-  void reset(const GameState& root, uint64_t seed, const SearchConfig& cfg);
+  // `hook` (optional, not owned) sees every actor change of this search.
+  void reset(const GameState& root, uint64_t seed, const SearchConfig& cfg, ActorChangeHook* hook = nullptr);
 
   // One PUCT descent from the root. For kLeaf the leaf state is leaf_state(path, transient).
   Descent descend(LeafPath& path, GameState& transient);
@@ -94,6 +112,7 @@ class SearchTree {
   bool node_budget_exhausted() const { return node_budget_hit_; }
   bool byte_budget_exhausted() const { return byte_budget_hit_; }
   const GameState& root_state() const { return states_[0]; }
+  const GameState& node_state(int32_t node) const { return states_[size_t(node)]; }
   bool expanded(int32_t node) const { return flags_[size_t(node)] & kExpanded; }
   int32_t first_edge(int32_t node) const { return first_edge_[size_t(node)]; }
   int32_t num_edges(int32_t node) const { return num_edges_[size_t(node)]; }
@@ -119,7 +138,10 @@ class SearchTree {
   int32_t add_node(int32_t parent, int32_t action);
   void add_virtual_loss(const LeafPath& path, int delta);
 
+  void changed_actor(int32_t parent, const LeafPath& path, GameState& child);
+
   SearchConfig cfg_;
+  ActorChangeHook* hook_ = nullptr;
   // nodes
   std::vector<int32_t> parent_, first_edge_, num_edges_, visits_, vl_;
   std::vector<double> value_;  // sum of backed-up values for the node's actor
