@@ -171,6 +171,10 @@ void init_selfplay_pool(py::module_& m) {
         }
         return py::make_tuple(s.rebuilt, s.fallbacks, s.skipped_actions);
       }, "Tests: (rebuilt, fallbacks, skipped_actions) re-determinization counters since the last submission")
+      .def("_set_redeterminize", [](SelfPlayPool& p, bool on) {
+        std::lock_guard<std::recursive_mutex> guard(p.lock());
+        p.set_redeterminize(on);
+      }, py::arg("on"), "Benchmarks: False keeps the trees of later submissions in the actor's belief world")
       .def_property_readonly("visible_action_history", &SelfPlayPool::history);
 }
 

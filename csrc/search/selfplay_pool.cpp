@@ -176,7 +176,7 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
   const size_t per_env = per_particle * size_t(players_given) * size_t(K);
   const int A = action_space_size();
   // The legacy root form has no other player's belief: its trees stay in the actor's world.
-  const bool keep_worlds = layout != Layout::kRoot;
+  const bool keep_worlds = layout != Layout::kRoot && redeterminize_;
   if (keep_worlds) worlds_next_.resize(size_t(B) * size_t(P) * size_t(K));
   workers().run(B, [&](int begin, int end) {
     std::vector<int32_t> obs(per_particle), live_ids(static_cast<size_t>(A)), world_ids(static_cast<size_t>(A));

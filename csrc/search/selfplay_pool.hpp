@@ -69,6 +69,8 @@ class SelfPlayPool : public MctsPool {
   uint64_t belief_digest();
   // Re-determinization counters summed over the trees since the last submission (tests).
   RedeterminizeStats redeterminize_stats();
+  // Benchmarks: off keeps later submissions' trees in the actor's world (as the legacy form).
+  void set_redeterminize(bool on) { redeterminize_ = on; }
 
  private:
   void record_results(const FieldView& out);
@@ -88,6 +90,7 @@ class SelfPlayPool : public MctsPool {
   // re-determinization; built into worlds_next_ and swapped in on acceptance.
   std::vector<GameState> worlds_, worlds_next_;
   std::vector<Redeterminizer> redet_;
+  bool redeterminize_ = true;
   std::vector<ActorChangeHook*> hooks_;
   std::vector<std::string> problems_;
 };
