@@ -15,13 +15,15 @@ END_TURN = 0
 
 
 def search_ending_turns(pool, rounds, bonus=3.0):
-    """Stand-in model rounds with End Turn favoured, so paths cross to other actors."""
+    """Stand-in model rounds with End Turn favoured, so paths cross to other actors. Each
+    returned batch also has "paths": every leaf's action ids from the root."""
     batches = []
     for _ in range(rounds):
         leaves = pool.select_leaves()
         if len(leaves["leaf_id"]) == 0:
             break
         batches.append({k: v.copy() for k, v in leaves.items()})
+        batches[-1]["paths"] = [[int(a) for a in pool._native._leaf_actions(int(leaf))] for leaf in leaves["leaf_id"]]
         logits, values = model(leaves, pool.player_count, pool.max_actions)
         logits[leaves["action_id"] == END_TURN] += bonus
         pool.expand_and_backup(leaves["leaf_id"], logits, values)
@@ -91,6 +93,39 @@ def test_next_actor_acts_in_its_own_world(players):
 
 
 @pytest.mark.parametrize("players", [TWO, FOUR])
+def test_truthful_particles_reproduce_the_game_after_actor_changes(players):
+    """With truthful particles for every player, every leaf reached through one or more actor
+    changes (the next actor's world rebuilt from its particle, its own earlier actions replayed,
+    stars sent to it credited, the tiles seen by both actors merged) shows its actor exactly the
+    real game's observation after the same actions: map tokens, state and legal actions. Column 2
+    (resource) is left out: crops/ore/whales hidden from a player without the revealing tech are
+    -1 in its visible rows, so no belief can hold them when a simulated Research reveals them."""
+    pool = SelfPlayPool(4, seed=11, map_size=11, players=players, num_threads=2, max_actions=512,
+                        max_pending_leaves_per_tree=4)
+    req = pool.reset(seed=11)
+    envs = mirror(11, 4, map_size=11, players=players)
+    pool.submit_beliefs(req["state_id"], truth_beliefs(envs, pool.all_player_belief_requests(), particles=2))
+    changes = []
+    for batch in search_ending_turns(pool, 30, bonus=1.5):
+        for j, path in enumerate(batch["paths"]):
+            truth = envs[int(batch["env_id"][j])].clone()
+            for a in path:
+                truth.step(a)
+            actor_changes = sum(a == END_TURN for a in path)
+            if actor_changes == 0:
+                continue  # the root actor's own world: also the synthetic chance seed's outcomes
+            obs = truth.observe(player=truth.current_player)
+            assert batch["to_play"][j] == truth.current_player
+            assert np.array_equal(np.delete(obs["map_tokens"], 2, axis=1), np.delete(batch["map_tokens"][j], 2, axis=1))
+            assert np.array_equal(obs["state"], batch["state"][j])
+            assert np.array_equal(np.sort(truth.legal_actions()),
+                                  batch["action_id"][j][: batch["legal_action_count"][j]])
+            changes.append(actor_changes)
+    assert len(changes) > 100 and max(changes) >= 2  # back in an earlier actor's world: its replay
+    assert stats(pool)["fallbacks"] == 0
+
+
+@pytest.mark.parametrize("players", [TWO, FOUR])
 def test_redeterminization_does_not_depend_on_the_thread_count(players):
     runs = []
     for threads in (1, 2):
@@ -141,8 +176,9 @@ def test_twins_identical_and_other_players_particles_matter(players, moves):
     la, lb = search_ending_turns(a, 12, bonus=2.0), search_ending_turns(b, 12, bonus=2.0)
     assert len(la) == len(lb) and la
     for x, y in zip(la, lb):
+        assert x["paths"] == y["paths"]
         for key in x:
-            if key not in ("leaf_id", "state_id", "episode_id"):
+            if key not in ("leaf_id", "state_id", "episode_id", "paths"):
                 assert np.array_equal(x[key], y[key]), key
     root_a = a.root_policy()
     for key, value in b.root_policy().items():

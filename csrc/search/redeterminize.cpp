@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "../encode/encode.hpp"
+#include "../engine/world.hpp"
 
 namespace polyenv {
 
@@ -50,15 +51,21 @@ void encode_unfogged(GameState& s, int observer, uint32_t techs, int32_t* out) {
 bool replay(const SearchTree& tree, const LeafPath& path, const GameState& child, int q, GameState& w,
             RedeterminizeStats& stats) {
   const size_t m = path.edges.size();
-  const int32_t end_turn = action_space(w).end_turn();
+  const ActionSpace space = action_space(w);
+  const int32_t end_turn = space.end_turn();
   for (size_t i = 0; i < m; ++i) {
     const int32_t a = tree.edge_action(path.edges[i]);
-    if (tree.node_actor(path.nodes[i]) == q && a != end_turn && w.current_player == q && !w.game_over) {
+    const int actor = tree.node_actor(path.nodes[i]);
+    if (actor == q && a != end_turn && w.current_player == q && !w.game_over) {
       if (is_legal(w, a)) {
         apply_action(w, a);
       } else {
         stats.skipped_actions++;
       }
+    } else if (actor != q && a >= space.block_offset(kBlockSendStars) && a < space.block_offset(kBlockBuildRoad)) {
+      // Stars another player sends q are q's knowledge and no tile shows them: credit them.
+      const Action send = space.decode(a);
+      if ((actor + send.arg) % w.num_players == q) gain_stars(w, q, send.amount);
     }
     // Turn transitions are public: follow the simulated world's turn count.
     const GameState& after = i + 1 < m ? tree.node_state(path.nodes[i + 1]) : child;

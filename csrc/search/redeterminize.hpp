@@ -8,8 +8,9 @@
 //      branch hash folds the action ids from the root (stable: it does not
 //      depend on threads, batch order or visit counts);
 //   2. q's own actions along the path are replayed in W (an action that is not
-//      legal in W is skipped) and every public turn transition (End Turn) is
-//      followed, so W reaches the same turn and current player as S;
+//      legal in W is skipped), stars other players send q are credited, and
+//      every public turn transition (End Turn) is followed, so W reaches the
+//      same turn and current player as S;
 //   3. W's tokens through q's eyes are merged with S's: a tile that both q and
 //      a see in S takes S's content (what q observes of the simulated events),
 //      every other tile keeps W's (q's own belief and q's own replayed moves).
