@@ -10,7 +10,10 @@ For each configuration (default: B=256, K=4, 11x11 2 players and 16x16 4 players
 and prints, measured in the same run: belief submission rows/s (particles validated and
 built per second), simulations/s (leaves backed up), leaf rows/s (select_leaves alone),
 bytes per leaf row, the cost of all_player_belief_requests (O(B*P*tiles)) and its ratio to
-the ordinary [B] belief_requests packet.
+the ordinary [B] belief_requests packet. Each configuration runs twice in the same process,
+with per-player re-determinization at actor changes (the default) and without it (trees
+stay in the actor's belief world), and prints the ratio of their search rates and how many
+actor changes were re-determinized.
 
 With ``--history H`` (H > 0) it also plays each configuration on two pools in lockstep,
 ``visible_action_history=0`` and ``=H``, on identical games (the stand-ins ignore the history,
@@ -45,9 +48,15 @@ def stand_in(leaves: dict, players: int, max_actions: int):
     return logits, values.astype(np.float32)
 
 
-def run(num_envs, map_size, players, particles, threads, moves, rounds, max_actions, pending):
+def run(num_envs, map_size, players, particles, threads, moves, rounds, max_actions, pending, redet=True):
+    """Plays ``moves`` real moves of the lifecycle; prints the figures and returns the search rate."""
     pool = polyenv.SelfPlayPool(num_envs, seed=1, map_size=map_size, players=players, num_threads=threads,
                                 max_actions=max_actions, max_pending_leaves_per_tree=pending)
+    switch = getattr(pool._native, "_set_redeterminize", None)  # absent in builds before re-determinization
+    if switch is not None:
+        switch(redet)
+    counters = np.zeros(3, np.int64)
+    cpu = np.zeros(3, np.int64)  # native worker CPU ns: selection, leaf encoding, expansion + backup
     P = pool.player_count
     req = pool.reset(seed=1)
     spec = pool.leaf_batch_spec(1)
@@ -73,6 +82,7 @@ def run(num_envs, map_size, players, particles, threads, moves, rounds, max_acti
         else:
             t["submit"] += time.perf_counter() - t3
             rows["submit"] += num_envs * P * particles
+            cpu0 = np.array(pool._native._timing(), np.int64)
             for _ in range(rounds):
                 a = time.perf_counter()
                 leaves = pool.select_leaves()
@@ -87,12 +97,16 @@ def run(num_envs, map_size, players, particles, threads, moves, rounds, max_acti
                 t["backup"] += time.perf_counter() - c
                 rows["select"] += n
                 rows["backup"] += n
+            cpu += np.array(pool._native._timing(), np.int64) - cpu0
+            if switch is not None:
+                counters += pool._native._redeterminize_stats()
         root = pool.root_policy()
         count = root["action_mask"].sum(axis=1)
         pick = (rng.random(num_envs) * count).astype(np.int64)
         req = pool.step_checked(root["action_id"][np.arange(num_envs), pick], root["state_id"])
     pool.close()
-    name = f"{map_size}x{map_size} {P}p B={num_envs} K={particles} threads={threads} A={pool.max_actions}"
+    mode = "re-determinization " + ("on" if redet else "off") if switch is not None else "no re-determinization"
+    name = f"{map_size}x{map_size} {P}p B={num_envs} K={particles} threads={threads} A={pool.max_actions}, {mode}"
     print(name)
     if rows["submit"]:
         print(f"  submit_beliefs              {rows['submit'] / t['submit']:12.0f} particles/s "
@@ -103,11 +117,20 @@ def run(num_envs, map_size, players, particles, threads, moves, rounds, max_acti
         print(f"  select_leaves               {rows['select'] / t['select']:12.0f} leaf rows/s")
         print(f"  expand_and_backup           {rows['backup'] / t['backup']:12.0f} simulations/s")
         print(f"  search (select + backup)    {rows['backup'] / (t['select'] + t['backup']):12.0f} simulations/s")
+        us = cpu / rows["backup"] / 1e3
+        print(f"  native worker CPU per simulation: selection {us[0]:.2f} us, leaf encoding {us[1]:.2f} us, "
+              f"expansion + backup {us[2]:.2f} us")
     print(f"  bytes per leaf row          {leaf_bytes:12d}")
     print(f"  all_player_belief_requests  {t['allp'] / moves * 1e3:12.2f} ms/call "
           f"({num_envs * P / (t['allp'] / moves):.0f} player rows/s); "
           f"ratio to belief_requests {t['allp'] / t['req']:.2f}x")
     print(f"  (stand-in completion, not the pool: {t['fill'] / moves * 1e3:.2f} ms/call)")
+    if switch is not None:
+        print(f"  actor changes re-determinized {counters[0]}, kept (fallback) {counters[1]}, "
+              f"own actions skipped {counters[2]}")
+    if not rows["select"]:
+        return 0.0, 0.0, 0.0
+    return rows["backup"] / (t["select"] + t["backup"]), cpu[0] / rows["backup"], cpu[:2].sum() / rows["backup"]
 
 
 def random_moves(pool, buffers, moves, rng):
@@ -199,21 +222,29 @@ def main() -> None:
     parser.add_argument("--history", type=int, default=0, help="H > 0: also measure visible_action_history=H")
     parser.add_argument("--warmup", type=int, default=0, help="random real moves before the --history comparison")
     parser.add_argument("--history-only", action="store_true", help="with --history: skip the throughput run")
+    parser.add_argument("--max-actions", type=int, default=None,
+                        help="action rows A for both configurations (default: 0 = all for 11x11, 512 for 16x16)")
     args = parser.parse_args()
     # The 4-player 16x16 action space has ~88k ids; A=512 rows with require_all_actions=True
     # raises instead of truncating if a position ever has more.
     for map_size, players, max_actions in ((11, (polyenv.Bardur, polyenv.Imperius), 0),
                                            (16, (polyenv.Bardur, polyenv.Imperius, polyenv.Oumaji,
                                                  polyenv.XinXi), 512)):
-        common = (args.num_envs, map_size, players, args.particles, args.threads, args.moves, args.rounds, max_actions,
-                  args.pending)
-        if not (args.history_only and args.history > 0):
-            run(*common)
-        else:
+        if args.max_actions is not None:
+            max_actions = args.max_actions
+        config = (args.num_envs, map_size, players, args.particles, args.threads, args.moves, args.rounds,
+                  max_actions, args.pending)
+        if args.history_only and args.history > 0:
             print(f"{map_size}x{map_size} {len(players)}p B={args.num_envs} K={args.particles} threads={args.threads}")
+        else:
+            off = run(*config, redet=False)
+            on = run(*config, redet=True)
+            if off[0] and on[0]:
+                print(f"  with / without re-determinization: search rate {on[0] / off[0]:.2f}x; native CPU per "
+                      f"simulation: selection {on[1] / off[1]:.2f}x, selection + encoding {on[2] / off[2]:.2f}x")
         if args.history > 0:
             # The history's cost does not depend on A: a small exact A keeps two pools' leaf buffers small.
-            history_cost(*common[:7], min(max_actions or 2048, 2048), *common[8:], args.history, args.warmup)
+            history_cost(*config[:7], min(max_actions or 2048, 2048), *config[8:], args.history, args.warmup)
 
 
 if __name__ == "__main__":

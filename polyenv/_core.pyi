@@ -306,6 +306,14 @@ class SelfPlayPool(MctsPool):
         """
         Tests: replace a live game by a serialized state (optionally reseeding its random stream)
         """
+    def _redeterminize_stats(self) -> tuple[int, int, int]:
+        """
+        Tests: (rebuilt, fallbacks, skipped_actions) re-determinization counters since the last submission
+        """
+    def _set_redeterminize(self, on: bool) -> None:
+        """
+        Benchmarks: False keeps the trees of later submissions in the actor's belief world
+        """
     def all_player_batch_spec(self) -> dict:
         ...
     def all_player_belief_requests(self, buffers: typing.Any) -> typing.Any:

@@ -22,7 +22,11 @@ def make(players=TWO, num_envs=3, map_size=8, seed=21, **kw):
     pool = SelfPlayPool(num_envs, seed=seed, map_size=map_size, players=players, **kw)
     req = pool.reset(seed=seed)
     envs = mirror(seed, num_envs, map_size=map_size, players=players)
+    envs_episodes[id(envs)] = (seed, dict(map_size=map_size, players=players), [0] * num_envs)
     return pool, req, envs
+
+
+envs_episodes = {}  # id(envs) -> (seed, game kwargs, episode index per game): auto_reset mirrors
 
 
 def advance(pool, envs, rng, temperature=1.0):
@@ -34,6 +38,12 @@ def advance(pool, envs, rng, temperature=1.0):
         env.step(int(a))
     req = pool.step_checked(actions, root["state_id"])
     assert req["action_valid"].all()
+    for i, env in enumerate(envs):  # auto_reset: episode k of game i is GameEnv(seed=seed + i + k * B)
+        assert bool(req["terminated"][i]) == env.game_over
+        if env.game_over:
+            seed, game, episodes = envs_episodes[id(envs)]
+            episodes[i] += 1
+            envs[i] = GameEnv(seed=seed + i + episodes[i] * len(envs), **game)
     return req
 
 

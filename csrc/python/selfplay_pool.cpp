@@ -176,6 +176,18 @@ void init_selfplay_pool(py::module_& m) {
         d["bytes"] = m.bytes;
         return d;
       }, "Tests and benchmarks: entries, tree nodes and bytes held by the visible-action history store")
+      .def("_redeterminize_stats", [](SelfPlayPool& p) {
+        RedeterminizeStats s;
+        {
+          py::gil_scoped_release release;
+          s = p.redeterminize_stats();
+        }
+        return py::make_tuple(s.rebuilt, s.fallbacks, s.skipped_actions);
+      }, "Tests: (rebuilt, fallbacks, skipped_actions) re-determinization counters since the last submission")
+      .def("_set_redeterminize", [](SelfPlayPool& p, bool on) {
+        std::lock_guard<std::recursive_mutex> guard(p.lock());
+        p.set_redeterminize(on);
+      }, py::arg("on"), "Benchmarks: False keeps the trees of later submissions in the actor's belief world")
       .def_property_readonly("visible_action_history", &SelfPlayPool::history);
 }
 

@@ -164,7 +164,9 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
       c.owner = int8_t(owner);
       c.level = int8_t(o[kCityLevel]);
       c.bound = 1;
-      c.flags = uint8_t(((fl & 1) ? kCityCapital : 0) | ((fl & 2) ? kCityWalls : 0));
+      // A capital is always its tribe's original capital (the engine never moves either flag);
+      // without the second flag End Turn would see the observer holding every original capital.
+      c.flags = uint8_t(((fl & 1) ? kCityCapital | kCityOriginalCapital : 0) | ((fl & 2) ? kCityWalls : 0));
       c.workshops = (fl & 4) ? 1 : 0;
       c.parks = (fl & 8) ? 1 : 0;
       c.connected = (fl & 16) ? 1 : 0;

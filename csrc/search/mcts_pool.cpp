@@ -571,7 +571,7 @@ void MctsPool::load_live_state(int env, const GameState& s) {
   root_tree(g, env);
 }
 
-void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds) {
+void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds, ActorChangeHook* const* hooks) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   check_usable();
   for (int i = 0; i < cfg_.num_envs; ++i) {
@@ -581,7 +581,7 @@ void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds) {
     }
   }
   run_games([&](Game& g, int env) {
-    g.tree.reset(roots[env], seeds[env], cfg_.search);
+    g.tree.reset(roots[env], seeds[env], cfg_.search, hooks ? hooks[env] : nullptr);
     for (Slot& s : g.slots) s.id = 0;
     g.pending = 0;
   });

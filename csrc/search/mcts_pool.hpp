@@ -99,9 +99,10 @@ class MctsPool {
   // Writes every game's live row (model fields, env_id, to_play, state/episode
   // ids) without changing a game; the step-result fields are left untouched.
   void observe(const FieldView& out);
-  // Roots tree i in roots[i] with chance seed seeds[i] (SearchTree::reset).
-  // Raises PendingLeaves while any leaf is pending; the caller validated the roots.
-  void set_roots(const GameState* roots, const uint64_t* seeds);
+  // Roots tree i in roots[i] with chance seed seeds[i] and actor-change hook
+  // hooks[i] (SearchTree::reset; hooks may be null: none). Raises PendingLeaves
+  // while any leaf is pending; the caller validated the roots.
+  void set_roots(const GameState* roots, const uint64_t* seeds, ActorChangeHook* const* hooks = nullptr);
   // Read access to the live games for such a pool (call under its own lock).
   const GameState& live_state(int env) const { return games_[size_t(env)].state; }
   uint64_t live_state_id(int env) const { return games_[size_t(env)].state_id; }

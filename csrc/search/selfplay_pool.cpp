@@ -46,6 +46,8 @@ SelfPlayPool::SelfPlayPool(const MctsPoolConfig& cfg, int history) : MctsPool(cf
   winner_.assign(B, -1);
   roots_.resize(B);
   seeds_.resize(B);
+  redet_.resize(B);
+  hooks_.assign(B, nullptr);
   problems_.resize(B);
   if (history_ > 0) {
     // Games and trees exist already: attach a store to each (empty live histories, node 0 = them).
@@ -240,6 +242,9 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
   const int players_given = layout == Layout::kRoot ? 1 : P;
   const size_t per_env = per_particle * size_t(players_given) * size_t(K);
   const int A = action_space_size();
+  // The legacy root form has no other player's belief: its trees stay in the actor's world.
+  const bool keep_worlds = layout != Layout::kRoot && redeterminize_;
+  if (keep_worlds) worlds_next_.resize(size_t(B) * size_t(P) * size_t(K));
   workers().run(B, [&](int begin, int end) {
     std::vector<int32_t> obs(per_particle), live_ids(static_cast<size_t>(A)), world_ids(static_cast<size_t>(A));
     PlayerKnowledge know;
@@ -279,6 +284,9 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
               }
             }
             if (p == actor && k == root_k) seeds_[size_t(env)] = seed;
+            if (problem.empty() && keep_worlds) {
+              worlds_next_[(size_t(env) * size_t(P) + size_t(p)) * size_t(K) + size_t(k)] = target;
+            }
           }
           if (!problem.empty()) problem = where + problem;
         }
@@ -290,7 +298,12 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
       throw InvalidArgument("malformed belief (" + problems_[size_t(env)] + "); the whole submission was rejected");
     }
   }
-  set_roots(roots_.data(), seeds_.data());
+  if (keep_worlds) std::swap(worlds_, worlds_next_);
+  for (int env = 0; env < B; ++env) {
+    if (keep_worlds) redet_[size_t(env)].set(&worlds_[size_t(env) * size_t(P) * size_t(K)], P, K, seeds_[size_t(env)]);
+    hooks_[size_t(env)] = keep_worlds ? &redet_[size_t(env)] : nullptr;
+  }
+  set_roots(roots_.data(), seeds_.data(), hooks_.data());
   for (int env = 0; env < B; ++env) belief_state_id_[size_t(env)] = live_state_id(env);
 }
 
@@ -328,6 +341,19 @@ SelfPlayPool::HistoryMemory SelfPlayPool::history_memory() {
     m.tree_nodes += search_tree(int(env)).num_nodes();
   }
   return m;
+}
+
+RedeterminizeStats SelfPlayPool::redeterminize_stats() {
+  std::lock_guard<std::recursive_mutex> guard(lock());
+  RedeterminizeStats total;
+  for (int env = 0; env < num_envs(); ++env) {
+    if (!hooks_[size_t(env)]) continue;
+    const RedeterminizeStats& s = redet_[size_t(env)].stats();
+    total.rebuilt += s.rebuilt;
+    total.fallbacks += s.fallbacks;
+    total.skipped_actions += s.skipped_actions;
+  }
+  return total;
 }
 
 uint64_t SelfPlayPool::belief_digest() {

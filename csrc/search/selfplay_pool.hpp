@@ -4,8 +4,10 @@
 // submit_beliefs() validates completed map tokens from the players' own views
 // and roots every tree in a detached belief world (belief_world.hpp) with a
 // synthetic chance seed; select_leaves() refuses to run until every game has
-// a belief root for its live state id. Everything else (budgets, pending
-// leaves, virtual loss, backup, root policies, worker pool) is MctsPool's.
+// a belief root for its live state id. With per-player beliefs every tree
+// re-determinizes at actor changes (redeterminize.hpp) from the submitted
+// worlds of the next actor. Everything else (budgets, pending leaves, virtual
+// loss, backup, root policies, worker pool) is MctsPool's.
 //
 // Batches add the visible-action history fields (H rows of 12 int32,
 // visible_history.hpp) to the live, per-player and leaf batches: the live
@@ -17,6 +19,7 @@
 
 #include "belief_world.hpp"
 #include "mcts_pool.hpp"
+#include "redeterminize.hpp"
 #include "visible_history.hpp"
 
 namespace polyenv {
@@ -64,6 +67,10 @@ class SelfPlayPool : public MctsPool {
 
   // A hash of the belief roots' bookkeeping plus MctsPool's digest (tests).
   uint64_t belief_digest();
+  // Re-determinization counters summed over the trees since the last submission (tests).
+  RedeterminizeStats redeterminize_stats();
+  // Benchmarks: off keeps later submissions' trees in the actor's world (as the legacy form).
+  void set_redeterminize(bool on) { redeterminize_ = on; }
   // Tests: MctsPool::load_live_state, and the game's live histories start empty.
   void load_live_state(int env, const GameState& s);
   // Memory of the history store summed over games (tests, benchmarks).
@@ -92,6 +99,12 @@ class SelfPlayPool : public MctsPool {
   // submit scratch (validated roots before they replace the trees)
   std::vector<GameState> roots_;
   std::vector<uint64_t> seeds_;
+  // Every submitted particle's built world, [B][P][K], for
+  // re-determinization; built into worlds_next_ and swapped in on acceptance.
+  std::vector<GameState> worlds_, worlds_next_;
+  std::vector<Redeterminizer> redet_;
+  bool redeterminize_ = true;
+  std::vector<ActorChangeHook*> hooks_;
   std::vector<std::string> problems_;
 };
 

@@ -48,8 +48,9 @@ void terminal_payoffs(const GameState& s, double* out) {
   for (int p = 0; p < P; ++p) out[p] = p == s.winner ? 1.0 : -1.0 / (P - 1);
 }
 
-void SearchTree::reset(const GameState& root, uint64_t seed, const SearchConfig& cfg) {
+void SearchTree::reset(const GameState& root, uint64_t seed, const SearchConfig& cfg, ActorChangeHook* hook) {
   cfg_ = cfg;
+  hook_ = hook;
   for (auto* v : {&parent_, &first_edge_, &num_edges_, &visits_, &vl_, &edge_action_, &edge_child_, &edge_visits_,
                   &edge_vl_}) {
     v->clear();
@@ -96,6 +97,12 @@ int32_t SearchTree::add_node(int32_t parent, int32_t action) {
   flags_.push_back(s.game_over ? kTerminal : 0);
   bytes_ += node_charge();
   return node;
+}
+
+void SearchTree::changed_actor(int32_t parent, const LeafPath& path, GameState& child) {
+  if (hook_ && !child.game_over && child.current_player != actor_[size_t(parent)]) {
+    hook_->on_actor_change(*this, path, child);
+  }
 }
 
 bool SearchTree::admit() {
@@ -168,6 +175,7 @@ SearchTree::Descent SearchTree::descend(LeafPath& path, GameState& transient) {
         // Budget reached: evaluate the edge without keeping its node.
         transient = states_[size_t(node)];
         apply_action(transient, edge_action_[size_t(e)]);
+        changed_actor(node, path, transient);
         path.leaf = -1;
         path.actor = transient.current_player;
         add_virtual_loss(path, 1);
@@ -181,6 +189,7 @@ SearchTree::Descent SearchTree::descend(LeafPath& path, GameState& transient) {
       }
       child = add_node(node, edge_action_[size_t(e)]);
       edge_child_[size_t(e)] = child;
+      changed_actor(node, path, states_[size_t(child)]);
     }
     node = child;
   }

@@ -23,6 +23,10 @@
 // either); otherwise the corresponding exhausted flag is set and the selected
 // edge is evaluated as a transient leaf (its state is built for the model row,
 // backed up, and not kept). Edges are always stored when a node is expanded.
+//
+// Actor changes. An optional ActorChangeHook (SelfPlayPool's re-determinization)
+// may rewrite a child state whose actor differs from its parent's, right after
+// the edge's action was applied; without a hook (MctsPool) nothing changes.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -70,6 +74,19 @@ struct LeafPath {
   }
 };
 
+class SearchTree;
+
+// Called when a new child (or transient leaf) `child` has a different actor than
+// its parent: `path` holds the edges from the root, the last one leading to
+// `child`. It may replace `child` by another state with the same current player
+// and game-over flag; it runs on the tree's thread, so it must be deterministic.
+struct ActorChangeHook {
+  virtual void on_actor_change(const SearchTree& tree, const LeafPath& path, GameState& child) = 0;
+
+ protected:
+  ~ActorChangeHook() = default;
+};
+
 class SearchTree {
  public:
   enum class Descent : int8_t {
@@ -82,7 +99,8 @@ class SearchTree {
   // Starts a new search from `root` (copied). The copy's random stream is
   // reseeded from `seed` so chance events inside the tree never reveal the
   // live game's future draws. Keeps the storage of earlier searches.
-  void reset(const GameState& root, uint64_t seed, const SearchConfig& cfg);
+  // `hook` (optional, not owned) sees every actor change of this search.
+  void reset(const GameState& root, uint64_t seed, const SearchConfig& cfg, ActorChangeHook* hook = nullptr);
   // Attaches a listener (nullptr: none); it applies from the next reset on.
   void set_listener(TreeListener* listener) { listener_ = listener; }
 
@@ -133,7 +151,10 @@ class SearchTree {
   int32_t add_node(int32_t parent, int32_t action);
   void add_virtual_loss(const LeafPath& path, int delta);
 
+  void changed_actor(int32_t parent, const LeafPath& path, GameState& child);
+
   SearchConfig cfg_;
+  ActorChangeHook* hook_ = nullptr;
   // nodes
   std::vector<int32_t> parent_, first_edge_, num_edges_, visits_, vl_;
   std::vector<double> value_;  // sum of backed-up values for the node's actor

@@ -4,7 +4,8 @@
 empty tile of ``terrain`` (per hidden row, or one value for all) and puts a
 level-1 city wherever a visible tile's territory points at a hidden centre (or,
 when the observer never saw that owner's centre, on the nearest hidden tile), so
-the hypothesis is internally consistent. It is the simplest valid input to
+the hypothesis is internally consistent. With ``request`` it also gives every
+opponent without a visible capital a guessed one. It is the simplest valid input to
 ``SelfPlayPool.submit_beliefs``; a real belief model replaces the terrain
 guess and adds hidden units and cities.
 """
@@ -33,7 +34,8 @@ def empty_world_completion(map_tokens: np.ndarray, terrain: np.ndarray | int = 2
     ``map_tokens[..., 0]`` (read at hidden rows). ``request``: the [B] belief request
     (``belief_requests()``) when ``map_tokens`` is [B, P, ..., tiles, 23]: the actor's own
     legal moves into hidden tiles then get a terrain that keeps them legal (plain for a land
-    unit, shallow water for a boat), as SelfPlayPool requires of the actor's particles.
+    unit, shallow water for a boat), as SelfPlayPool requires of the actor's particles, and
+    every opponent without a capital in the hypothesis gets a guessed one (see _guess_capitals).
     Returns a new C-contiguous int32 array.
     """
     tokens = np.asarray(map_tokens, dtype=np.int32)
@@ -55,6 +57,8 @@ def empty_world_completion(map_tokens: np.ndarray, terrain: np.ndarray | int = 2
     flat[rows, centres, 8] = owners     # city owner
     flat[rows, centres, 9] = 1          # level
     _guess_unseen_centres(flat, flat_hidden)
+    if request is not None:
+        _guess_capitals(flat, flat_hidden, int(request["terminal_values"].shape[-1]))
     out = flat.reshape(*lead, *tokens.shape[-2:])
     if request is not None:
         _keep_actor_moves(out, tokens, request)
@@ -82,6 +86,39 @@ def _guess_unseen_centres(flat: np.ndarray, hidden: np.ndarray) -> None:
         if dist[centre] == np.iinfo(np.int64).max:
             continue  # no hidden tile left: the submission reports the dangling territory
         flat[r, centre, [1, 6, 7, 8, 9]] = (5, owner, centre, owner, 1)
+
+
+def _guess_capitals(flat: np.ndarray, hidden: np.ndarray, players: int) -> None:
+    """Every opponent needs its capital (capitals mode: a world without it would end at the first
+    End Turn, the observer holding every original capital). When the hypothesis shows none, the
+    opponent's first hidden guessed city becomes its capital, or else a level-1 capital is put on
+    the hidden tile farthest from every visible tile (first in tile order on a tie; at least two
+    tiles away, so no move of the actor can lead there). Loops over
+    (observation, opponent) pairs."""
+    n = int(round(np.sqrt(flat.shape[1])))
+    x, y = np.divmod(np.arange(flat.shape[1]), n)
+    far = np.maximum(abs(x[:, None] - x[None]), abs(y[:, None] - y[None]))  # [tiles, tiles] distances
+    for r in range(flat.shape[0]):
+        visible = ~hidden[r]
+        if not visible.any():
+            continue
+        for owner in range(2, players + 1):
+            cities = flat[r, :, 8] == owner
+            if (cities & (flat[r, :, 11] & 1 == 1)).any():
+                continue
+            guessed = np.flatnonzero(cities & hidden[r])
+            if len(guessed):
+                flat[r, guessed[0], 11] |= 1
+                continue
+            free = hidden[r] & (flat[r, :, 8] == 0) & (flat[r, :, 6] == 0) & (flat[r, :, 13] == 0)
+            if not free.any():
+                continue
+            taken = visible | (flat[r, :, 8] != 0)
+            score = np.where(free, far[:, taken].min(axis=1), -1)
+            centre = int(np.argmax(score))
+            if score[centre] < 2:
+                continue  # next to a visible tile it could be a destination of the actor's moves
+            flat[r, centre, [1, 2, 3, 6, 7, 8, 9, 11]] = (5, -1, -1, owner, centre, owner, 1, 1)
 
 
 def _keep_actor_moves(out: np.ndarray, tokens: np.ndarray, request: dict) -> None:

@@ -11,7 +11,10 @@ in a detached belief world built from the tokens alone::
     leaves = pool.select_leaves()
     ...  # expand_and_backup / root_policy / step_checked as with MctsPool
 
-See ``docs/selfplay_pool.md`` for every key, error and the fog-safety guarantees.
+With per-player beliefs ([B, P, (K,) tiles, 23]) a search re-determinizes at every actor
+change: the next actor acts in its own world (its particle chosen by a stable branch hash,
+its own actions replayed, only tiles seen in the simulation merged). See
+``docs/selfplay_pool.md`` for every key, error and the fog-safety guarantees.
 """
 
 from __future__ import annotations
@@ -120,7 +123,9 @@ class SelfPlayPool(MctsPool):
         [B, P, tiles, 23] (one particle per player) or [B, P, K, tiles, 23]. Every particle must
         keep column 0 and every visible row of its player's observation; the actor's particles
         must reproduce the live legal action set. Any malformed particle raises ValueError and
-        no tree changes. PendingLeavesError while leaves are pending.
+        no tree changes. PendingLeavesError while leaves are pending. With the per-player forms
+        every player's particle worlds are kept: at an actor change inside the tree the next
+        actor's world is rebuilt from one of its own particles (re-determinization).
         """
         self._check_open()
         self._native.submit_beliefs(_state_ids(state_ids), beliefs)
