@@ -540,11 +540,11 @@ def _player_counts(text: str) -> list[int]:
 
 
 def _level_text(path: str) -> str:
-    from .game_env import _read_level
+    from ._levels import read_level
     if not os.path.isfile(path):
         raise argparse.ArgumentTypeError(f"no level file {path!r}")
     try:
-        return _read_level(path)
+        return read_level(path)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
