@@ -65,7 +65,7 @@ def _result_rows(game, bots=None) -> list[list[str]]:
     rows = []
     for p in range(game.num_players):
         info = game.player(p)
-        units = int(game.observe(p, max_actions=1)["state"][5])
+        units = int(game.observe(p, max_actions=1)["state"][game.description.state_columns["owns_units"]])
         result = info["result"] if info["alive"] else "eliminated"
         row = [f"p{p}", info["tribe"]] + ([bots[p]] if bots else []) + [
             result, str(info["score"]), str(info["num_cities"]), str(units), str(info["kills"])]
