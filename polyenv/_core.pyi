@@ -183,9 +183,9 @@ class GameDescription:
     def __repr__(self) -> str:
         ...
     @property
-    def action_arg_mask_features(self) -> tuple:
+    def action_arg_mask_features(self) -> typing.Any:
         """
-        Names of the action-arg-mask columns.
+        Names of the action-arg-mask columns (ACTION_ARG_MASK_NAMES).
         """
     @property
     def action_blocks(self) -> dict:
@@ -203,9 +203,9 @@ class GameDescription:
         {action-feature column name: index}.
         """
     @property
-    def action_features(self) -> tuple:
+    def action_features(self) -> typing.Any:
         """
-        Names of the action-feature columns.
+        Names of the action-feature columns (ACTION_FEATURE_NAMES).
         """
     @property
     def action_kinds(self) -> dict:
@@ -253,9 +253,9 @@ class GameDescription:
         {map-token column name: index}.
         """
     @property
-    def map_token_features(self) -> tuple:
+    def map_token_features(self) -> typing.Any:
         """
-        Names of the map-token columns.
+        Names of the map-token columns (MAP_TOKEN_FEATURE_NAMES).
         """
     @property
     def max_actions(self) -> int:
@@ -288,9 +288,9 @@ class GameDescription:
         {state column name: index}.
         """
     @property
-    def state_features(self) -> tuple:
+    def state_features(self) -> typing.Any:
         """
-        Names of the state columns.
+        Names of the state columns (STATE_FEATURE_NAMES).
         """
     @property
     def turn_limit(self) -> int:

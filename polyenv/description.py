@@ -35,6 +35,8 @@ GameDescription = _core.GameDescription
 #: The engine's one player-count rule: a game has MIN_PLAYERS..MAX_PLAYERS players.
 MIN_PLAYERS: int = _core.MIN_PLAYERS
 MAX_PLAYERS: int = _core.MAX_PLAYERS
+#: The action rows a description assumes when none are given (the environments' default ``max_actions``).
+DEFAULT_MAX_ACTIONS = 512
 
 
 def check_player_count(players: int) -> int:
@@ -44,7 +46,7 @@ def check_player_count(players: int) -> int:
 
 def game_description(map_size: int | None = None, players: int | Sequence | None = None, level=None,
                      mode: str = "capitals", max_turns: int | None = None, full_observability: bool = False,
-                     max_actions: int = 512) -> GameDescription:
+                     max_actions: int = DEFAULT_MAX_ACTIONS) -> GameDescription:
     """The :class:`GameDescription` of the games a configuration makes, without building one.
 
     Args:

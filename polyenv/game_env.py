@@ -17,7 +17,7 @@ from ._names import (
     ACTION_KINDS, BUILDINGS, RESOURCES, TECHS, TERRAINS, UNIT_STATUSES, UNIT_TYPES, code, mode_code, tile_index,
     tribe_code,
 )
-from .description import GameDescription, check_player_count, game_description
+from .description import DEFAULT_MAX_ACTIONS, GameDescription, check_player_count, game_description
 
 __all__ = ["GameEnv"]
 
@@ -172,10 +172,11 @@ class GameEnv:
 
     @property
     def description(self) -> GameDescription:
-        """The :class:`polyenv.GameDescription` of this game's configuration (sizes, layouts, bounds)."""
+        """The :class:`polyenv.GameDescription` of this game's configuration (sizes, layouts, bounds),
+        with the default ``max_actions`` rows."""
         g = self._game
-        return _core.describe_game(g.map_size, g.num_players, g.mode, g.turn_limit, g.full_observability, 512,
-                                   g.num_players == 1)
+        return _core.describe_game(g.map_size, g.num_players, g.mode, g.turn_limit, g.full_observability,
+                                   DEFAULT_MAX_ACTIONS, g.num_players == 1)
 
     # ------------------------------------------------------------------ play
     def legal_actions(self) -> np.ndarray:

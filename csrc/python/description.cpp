@@ -19,13 +19,6 @@ py::dict columns(const Names& names) {
   return d;
 }
 
-template <class Names>
-py::tuple name_tuple(const Names& names) {
-  py::tuple t(names.size());
-  for (size_t i = 0; i < names.size(); ++i) t[i] = py::str(names[i]);
-  return t;
-}
-
 template <size_t N>
 py::tuple bounds(const std::array<ColumnRange, N>& ranges) {
   auto low = new_array<int32_t>({py::ssize_t(N)}), high = new_array<int32_t>({py::ssize_t(N)});
@@ -51,6 +44,9 @@ void init_description(py::module_& m) {
         "Raises ValueError unless 2 <= players <= 16 (the engine's one player-count rule).");
 
   using D = GameDescription;
+  // The column-name tuples init_constants exported (one table of names, in encode/names.cpp).
+  const py::object tokens = m.attr("MAP_TOKEN_FEATURE_NAMES"), state = m.attr("STATE_FEATURE_NAMES"),
+                   features = m.attr("ACTION_FEATURE_NAMES"), arg_mask = m.attr("ACTION_ARG_MASK_NAMES");
   py::class_<D> cls(m, "GameDescription",
                     "The static facts of a game configuration, computed without building a game: sizes, the "
                     "action-id layout, the turn limit, the column layouts with their flag bits and value ranges. "
@@ -87,14 +83,14 @@ void init_description(py::module_& m) {
         }
         return out;
       }, "{action kind: (block index, fixed arg within the block or -1)}; the same for every configuration.")
-      .def_property_readonly("map_token_features", [](const D&) { return name_tuple(kMapTokenFeatureNames); },
-                             "Names of the map-token columns.")
-      .def_property_readonly("state_features", [](const D&) { return name_tuple(kStateFeatureNames); },
-                             "Names of the state columns.")
-      .def_property_readonly("action_features", [](const D&) { return name_tuple(kActionFeatureNames); },
-                             "Names of the action-feature columns.")
-      .def_property_readonly("action_arg_mask_features", [](const D&) { return name_tuple(kActionArgMaskNames); },
-                             "Names of the action-arg-mask columns.")
+      .def_property_readonly("map_token_features", [tokens](const D&) { return tokens; },
+                             "Names of the map-token columns (MAP_TOKEN_FEATURE_NAMES).")
+      .def_property_readonly("state_features", [state](const D&) { return state; },
+                             "Names of the state columns (STATE_FEATURE_NAMES).")
+      .def_property_readonly("action_features", [features](const D&) { return features; },
+                             "Names of the action-feature columns (ACTION_FEATURE_NAMES).")
+      .def_property_readonly("action_arg_mask_features", [arg_mask](const D&) { return arg_mask; },
+                             "Names of the action-arg-mask columns (ACTION_ARG_MASK_NAMES).")
       .def_property_readonly("map_token_columns", [](const D&) { return columns(kMapTokenFeatureNames); },
                              "{map-token column name: index}.")
       .def_property_readonly("state_columns", [](const D&) { return columns(kStateFeatureNames); },
