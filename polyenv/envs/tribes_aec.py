@@ -204,7 +204,7 @@ class raw_env(AECEnv, EzPickle):
         self._gameenv = self._build(seed=0, level_index=0)
         self._core = self._gameenv.native  # the native game behind GameEnv (hot path: no wrapper calls)
         self._map_size = d.map_size
-        P, T, A = d.num_players, d.num_tiles, d.action_space_size
+        P, A = d.num_players, d.action_space_size
         self._num_players = P
         self.possible_agents = [f"player_{i}" for i in range(P)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
