@@ -183,7 +183,7 @@ class GameDescription:
     def __repr__(self) -> str:
         ...
     @property
-    def action_arg_mask_features(self) -> typing.Any:
+    def action_arg_mask_features(self) -> tuple:
         """
         Names of the action-arg-mask columns (ACTION_ARG_MASK_NAMES).
         """
@@ -203,7 +203,7 @@ class GameDescription:
         {action-feature column name: index}.
         """
     @property
-    def action_features(self) -> typing.Any:
+    def action_features(self) -> tuple:
         """
         Names of the action-feature columns (ACTION_FEATURE_NAMES).
         """
@@ -253,7 +253,7 @@ class GameDescription:
         {map-token column name: index}.
         """
     @property
-    def map_token_features(self) -> typing.Any:
+    def map_token_features(self) -> tuple:
         """
         Names of the map-token columns (MAP_TOKEN_FEATURE_NAMES).
         """
@@ -288,7 +288,7 @@ class GameDescription:
         {state column name: index}.
         """
     @property
-    def state_features(self) -> typing.Any:
+    def state_features(self) -> tuple:
         """
         Names of the state columns (STATE_FEATURE_NAMES).
         """

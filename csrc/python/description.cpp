@@ -45,8 +45,8 @@ void init_description(py::module_& m) {
 
   using D = GameDescription;
   // The column-name tuples init_constants exported (one table of names, in encode/names.cpp).
-  const py::object tokens = m.attr("MAP_TOKEN_FEATURE_NAMES"), state = m.attr("STATE_FEATURE_NAMES"),
-                   features = m.attr("ACTION_FEATURE_NAMES"), arg_mask = m.attr("ACTION_ARG_MASK_NAMES");
+  const py::tuple tokens = m.attr("MAP_TOKEN_FEATURE_NAMES"), state = m.attr("STATE_FEATURE_NAMES"),
+                  features = m.attr("ACTION_FEATURE_NAMES"), arg_mask = m.attr("ACTION_ARG_MASK_NAMES");
   py::class_<D> cls(m, "GameDescription",
                     "The static facts of a game configuration, computed without building a game: sizes, the "
                     "action-id layout, the turn limit, the column layouts with their flag bits and value ranges. "
