@@ -76,7 +76,7 @@ def game_description(map_size: int | None = None, players: int | Sequence | None
         return d
     count = 2 if players is None else len(_tribes(players)) if not _v.is_integer(players) else int(players)
     size = _v.integer(11 if map_size is None else map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
-    return _core.describe_game(size, check_player_count(count), mode_id, limit, full, rows)
+    return _core.describe_config(size, check_player_count(count), mode_id, limit, full, rows)
 
 
 def _tribes(players) -> list[int]:

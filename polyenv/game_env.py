@@ -175,7 +175,7 @@ class GameEnv:
         """The :class:`polyenv.GameDescription` of this game's configuration (sizes, layouts, bounds),
         with the default ``max_actions`` rows."""
         g = self._game
-        return _core.describe_game(g.map_size, g.num_players, g.mode, g.turn_limit, g.full_observability,
+        return _core.describe_config(g.map_size, g.num_players, g.mode, g.turn_limit, g.full_observability,
                                    DEFAULT_MAX_ACTIONS, g.num_players == 1)
 
     # ------------------------------------------------------------------ play

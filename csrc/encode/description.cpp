@@ -1,4 +1,4 @@
-// description.cpp — describe_game / describe_level: the static facts of a game
+// description.cpp — describe_config / describe_level: the static facts of a game
 // configuration, from the rule tables alone (no GameState is built).
 #include "description.hpp"
 
@@ -49,7 +49,7 @@ ActionKindLayout action_kind_layout(int kind) {
   return {kBlockUnitSelf, kind - kCaptureKind};
 }
 
-GameDescription describe_game(int map_size, int num_players, int mode, int max_turns, bool full_observability,
+GameDescription describe_config(int map_size, int num_players, int mode, int max_turns, bool full_observability,
                               int max_actions, bool single_tribe_level) {
   if (map_size < kMinMapSize || map_size > kMaxMapSize) {
     throw InvalidArgument("map_size " + std::to_string(map_size) + " is outside [" + std::to_string(kMinMapSize) +
@@ -158,7 +158,7 @@ GameDescription describe_level(std::string_view csv, const std::vector<int8_t>& 
   const bool own = tribes.empty();
   check_level(level, own ? level.capital_tribes : tribes, own);
   const int players = int(level.capital_tiles.size());
-  return describe_game(level.size, players, mode, max_turns, full_observability, max_actions,
+  return describe_config(level.size, players, mode, max_turns, full_observability, max_actions,
                        own && players == 1);
 }
 

@@ -60,7 +60,7 @@ struct GameDescription {
 // The description of a generated map (or a blank board) of `map_size` with
 // `num_players` players. Validates every argument with the engine's own rules
 // (one player-count rule, map and turn limits); throws InvalidArgument.
-GameDescription describe_game(int map_size, int num_players, int mode, int max_turns, bool full_observability,
+GameDescription describe_config(int map_size, int num_players, int mode, int max_turns, bool full_observability,
                               int max_actions, bool single_tribe_level = false);
 // The description of a game on a Tribes CSV level: the level is parsed and
 // checked as setup would (its size, its capitals against `tribes`), not played.

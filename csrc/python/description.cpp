@@ -127,7 +127,7 @@ void init_description(py::module_& m) {
                ", action_space_size=" + std::to_string(d.action_space_size) + ")";
       });
 
-  m.def("describe_game", &describe_game, py::arg("map_size"), py::arg("num_players"), py::arg("mode"),
+  m.def("describe_config", &describe_config, py::arg("map_size"), py::arg("num_players"), py::arg("mode"),
         py::arg("max_turns"), py::arg("full_observability"), py::arg("max_actions"),
         py::arg("single_tribe_level") = false, "The description of a generated map (ValueError for a bad config).");
   m.def("describe_level", [](const std::string& csv, std::vector<int8_t> tribes, int mode, int max_turns,

@@ -47,7 +47,7 @@ def observation_bounds(num_tiles: int, num_players: int, turn_limit: int, max_ac
     map_size = math.isqrt(int(num_tiles))
     if map_size * map_size != num_tiles:
         raise ValueError(f"num_tiles must be a square board's, got {num_tiles!r}")
-    d = _core.describe_game(map_size, int(num_players), 0, int(turn_limit), False, int(max_actions),
+    d = _core.describe_config(map_size, int(num_players), 0, int(turn_limit), False, int(max_actions),
                             num_players == 1)
     if d.action_space_size != action_space_size:
         raise ValueError(f"action_space_size {action_space_size} is not that of a {map_size}x{map_size} board with "
