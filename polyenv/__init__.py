@@ -4,6 +4,8 @@ Tribes is the research re-implementation of The Battle of Polytopia. polyenv
 simulates it natively in C++ and exposes it as:
 
 * :class:`GameEnv` — one game (debugging, replays, search, scenario tests).
+* :func:`game_description` — a :class:`GameDescription` of a configuration without building a game
+  (sizes, action-id layout, column names and indices, flag bits, value ranges).
 * :class:`VectorGameEnv` — many games per call on a native worker pool (training).
 * :class:`RolloutBuffer` — [T, B] on-policy storage of VectorGameEnv steps (returns, GAE).
 * :class:`MctsPool` — native batched PUCT search over many live games (self-play).
@@ -25,6 +27,7 @@ from ._names import (
     UNIT_TYPES,
 )
 from ._validate import ArgumentTypeError
+from .description import MAX_PLAYERS, MIN_PLAYERS, GameDescription, game_description
 from .game_env import GameEnv
 from .vector_env import StaleStateError, VectorGameEnv
 from .rollout import RolloutBuffer, RolloutBufferFullError, RolloutProtocolError
@@ -49,7 +52,7 @@ MAX_STARS: int = _core.MAX_STARS
 __version__ = "0.1.0"
 
 __all__ = [
-    "GameEnv", "bots", "VectorGameEnv", "StaleStateError", "ArgumentTypeError", "MctsPool", "SelfPlayPool",
+    "GameEnv", "GameDescription", "game_description", "MIN_PLAYERS", "MAX_PLAYERS", "bots", "VectorGameEnv", "StaleStateError", "ArgumentTypeError", "MctsPool", "SelfPlayPool",
     "RolloutBuffer", "RolloutBufferFullError", "RolloutProtocolError",
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -130,6 +130,9 @@ class Game:
     def current_player(self) -> int:
         ...
     @property
+    def eliminated_mask(self) -> int:
+        ...
+    @property
     def episode_id(self) -> int:
         ...
     @property
@@ -171,6 +174,134 @@ class Game:
     @property
     def winner(self) -> int:
         ...
+class GameDescription:
+    """
+    The static facts of a game configuration, computed without building a game: sizes, the action-id layout, the turn limit, the column layouts with their flag bits and value ranges. Build it with polyenv.game_description(...).
+    """
+    MAX_PLAYERS: typing.ClassVar[int] = 16
+    MIN_PLAYERS: typing.ClassVar[int] = 2
+    def __repr__(self) -> str:
+        ...
+    @property
+    def action_arg_mask_features(self) -> tuple:
+        """
+        Names of the action-arg-mask columns (ACTION_ARG_MASK_NAMES).
+        """
+    @property
+    def action_blocks(self) -> dict:
+        """
+        {block name: {index, offset, size, uses_source, uses_target}} in id order (blocks are contiguous).
+        """
+    @property
+    def action_feature_bounds(self) -> tuple:
+        """
+        (low, high) int32 [17]: the value range of every action-feature column.
+        """
+    @property
+    def action_feature_columns(self) -> dict:
+        """
+        {action-feature column name: index}.
+        """
+    @property
+    def action_features(self) -> tuple:
+        """
+        Names of the action-feature columns (ACTION_FEATURE_NAMES).
+        """
+    @property
+    def action_kinds(self) -> dict:
+        """
+        {action kind: (block index, fixed arg within the block or -1)}; the same for every configuration.
+        """
+    @property
+    def action_space_fingerprint(self) -> int:
+        """
+        Fingerprint of the action-id layout (map size, players, version).
+        """
+    @property
+    def action_space_size(self) -> int:
+        """
+        Number of stable action ids.
+        """
+    @property
+    def bound_reasons(self) -> dict:
+        """
+        {layout: the rule (RULES.md section) or storage type behind each column's range}.
+        """
+    @property
+    def city_flags(self) -> dict:
+        """
+        {flag: bit} of the city_flags map-token column.
+        """
+    @property
+    def full_observability(self) -> bool:
+        """
+        False when fog of war is on.
+        """
+    @property
+    def map_size(self) -> int:
+        """
+        Board side N.
+        """
+    @property
+    def map_token_bounds(self) -> tuple:
+        """
+        (low, high) int32 [23]: the value range of every map-token column.
+        """
+    @property
+    def map_token_columns(self) -> dict:
+        """
+        {map-token column name: index}.
+        """
+    @property
+    def map_token_features(self) -> tuple:
+        """
+        Names of the map-token columns (MAP_TOKEN_FEATURE_NAMES).
+        """
+    @property
+    def max_actions(self) -> int:
+        """
+        Padded legal-action rows of an observation.
+        """
+    @property
+    def mode(self) -> str:
+        """
+        "capitals" or "score".
+        """
+    @property
+    def num_players(self) -> int:
+        """
+        Number of players.
+        """
+    @property
+    def num_tiles(self) -> int:
+        """
+        N * N.
+        """
+    @property
+    def state_bounds(self) -> tuple:
+        """
+        (low, high) int32 [11]: the value range of every state column.
+        """
+    @property
+    def state_columns(self) -> dict:
+        """
+        {state column name: index}.
+        """
+    @property
+    def state_features(self) -> tuple:
+        """
+        Names of the state columns (STATE_FEATURE_NAMES).
+        """
+    @property
+    def turn_limit(self) -> int:
+        """
+        Last round played before the game ends (§12.2).
+        """
+    @property
+    def unit_flags(self) -> dict:
+        """
+        {flag: bit} of the unit_flags map-token column.
+        """
 class StaleStateError(RuntimeError):
     """
     A checked step received a state id that is no longer its environment's live position (a late response); no environment was changed.
@@ -349,6 +480,18 @@ def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, se
     """
     Plays the current player's turn to its end (or the game's); returns the number of actions.
     """
+def check_player_count(arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
+    """
+    Raises ValueError unless 2 <= players <= 16 (the engine's one player-count rule).
+    """
+def describe_config(map_size: typing.SupportsInt | typing.SupportsIndex, num_players: typing.SupportsInt | typing.SupportsIndex, mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, max_actions: typing.SupportsInt | typing.SupportsIndex, single_tribe_level: bool = False) -> GameDescription:
+    """
+    The description of a generated map (ValueError for a bad config).
+    """
+def describe_level(arg0: str, arg1: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], arg2: typing.SupportsInt | typing.SupportsIndex, arg3: typing.SupportsInt | typing.SupportsIndex, arg4: bool, arg5: typing.SupportsInt | typing.SupportsIndex) -> GameDescription:
+    """
+    The description of a game on a Tribes CSV level (parsed and checked, not played).
+    """
 def encode_flat(map_tokens: typing.Any, state: typing.Any, observer: typing.Any, action_features: typing.Any, legal_count: typing.Any, out: typing.Any, map_size: typing.SupportsInt | typing.SupportsIndex, num_players: typing.SupportsInt | typing.SupportsIndex, turn_limit: typing.SupportsInt | typing.SupportsIndex) -> None:
     """
     polyenv.flat's encoding of a batch into out (float32 [B, D], C-contiguous); all inputs int32 and C-contiguous (action_features [B, R, 17], R = 0 in global action mode). Use FlatEncoder.encode.
@@ -372,6 +515,7 @@ MAX_STARS: int = 100000000
 MAX_VISIBLE_ACTION_HISTORY: int = 1024
 MAX_VISIBLE_EVENT_HISTORY: int = 1024
 MIN_MAP_SIZE: int = 4
+MIN_PLAYERS: int = 2
 RESOURCES: tuple = ('fish', 'fruit', 'animal', 'whales', '', 'ore', 'crops', 'ruins')
 STATE_FEATURE_NAMES: tuple = ('turn', 'current_player', 'game_over', 'winner', 'player_stars', 'owns_units', 'own_cities', 'next_turn_star_income', 'pending_city_id', 'pending_upgrade_a', 'pending_upgrade_b')
 TECHS: tuple = ('climbing', 'fishing', 'hunting', 'organization', 'riding', 'archery', 'farming', 'forestry', 'free_spirit', 'meditation', 'mining', 'roads', 'sailing', 'shields', 'whaling', 'aquatism', 'chivalry', 'construction', 'mathematics', 'navigation', 'smithery', 'spiritualism', 'trade', 'philosophy')

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _core
-from ._validate import ArgumentTypeError, integer, is_integer
+from ._validate import ArgumentTypeError, integer, is_integer, player_count
 
 UNIT_TYPES: tuple[str, ...] = _core.UNIT_TYPES
 TECHS: tuple[str, ...] = _core.TECHS
@@ -85,12 +85,11 @@ DEFAULT_TRIBES = (2, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 
 
 def resolve_tribes(players, have_levels: bool, default_count: int = 2):
-    """``players`` (None, an int 2..16 or a sequence of tribes) as a tuple of tribes, or None for the level's."""
+    """``players`` (None, a player count or a sequence of tribes) as a tuple of tribes, or None for the level's."""
     if players is None:
         return None if have_levels else DEFAULT_TRIBES[:default_count]
     if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
-        if not 2 <= players <= 16:
-            raise ValueError(f"players must be 2..16, got {players}")
+        players = player_count(players)
         return tuple(DEFAULT_TRIBES[i % len(DEFAULT_TRIBES)] for i in range(int(players)))
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise ValueError(f"players must be an int or a sequence of tribes, got {players!r}")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _core
+
 _INT32_MAX = 2**31 - 1
 
 
@@ -64,3 +66,10 @@ def seed(value) -> int:
 def max_turns(value) -> int:
     """None (the mode's limit) -> -1, else an integer in [0, 10000]."""
     return -1 if value is None else integer(value, "max_turns", 0, 10_000)
+
+
+def player_count(value) -> int:
+    """A player count: an integer the engine's one rule accepts (``MIN_PLAYERS..MAX_PLAYERS``, 2..16)."""
+    players = integer(value, "players", -(2**31))
+    _core.check_player_count(players)  # the rule and its message live in the engine only
+    return players

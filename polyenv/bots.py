@@ -30,10 +30,10 @@ from .game_env import GameEnv
 __all__ = ["BOTS", "DEFAULT_MCTS_SIMULATIONS", "parse_bot", "choose", "play", "play_turn"]
 
 
-def _game(game: GameEnv):
+def _native(game: GameEnv):
     if not isinstance(game, GameEnv):
         raise ValueError(f"expected a polyenv.GameEnv, got {type(game).__name__}")
-    return game._game
+    return game.native
 
 
 def _seed(seed) -> int | None:
@@ -50,17 +50,17 @@ def choose(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     Raises ValueError for an unknown bot or a finished game.
     """
     code, simulations = parse_bot(bot)
-    return _core.bot_choose(_game(game), code, _seed(seed), simulations)
+    return _core.bot_choose(_native(game), code, _seed(seed), simulations)
 
 
 def play(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     """Chooses one action with ``bot``, applies it to ``game`` and returns its id."""
     code, simulations = parse_bot(bot)
-    return _core.bot_play(_game(game), code, _seed(seed), simulations)
+    return _core.bot_play(_native(game), code, _seed(seed), simulations)
 
 
 def play_turn(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     """Plays the current player's whole turn with ``bot`` (until another player
     is to act or the game ends) and returns the number of actions applied."""
     code, simulations = parse_bot(bot)
-    return _core.bot_play_turn(_game(game), code, _seed(seed), simulations)
+    return _core.bot_play_turn(_native(game), code, _seed(seed), simulations)

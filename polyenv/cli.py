@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .description import MAX_PLAYERS, MIN_PLAYERS
+
 __all__ = ["main", "load_record", "RECORD_FORMAT"]
 
 RECORD_FORMAT = "polyenv-game"
@@ -65,7 +67,7 @@ def _result_rows(game, bots=None) -> list[list[str]]:
     rows = []
     for p in range(game.num_players):
         info = game.player(p)
-        units = int(game.observe(p, max_actions=1)["state"][5])
+        units = int(game.observe(p, max_actions=1)["state"][game.description.state_columns["owns_units"]])
         result = info["result"] if info["alive"] else "eliminated"
         row = [f"p{p}", info["tribe"]] + ([bots[p]] if bots else []) + [
             result, str(info["score"]), str(info["num_cities"]), str(units), str(info["kills"])]
@@ -535,16 +537,16 @@ def _tribe_list(text: str) -> list[str]:
 
 
 def _player_counts(text: str) -> list[int]:
-    parse = _int_in(2, 16)
+    parse = _int_in(MIN_PLAYERS, MAX_PLAYERS)
     return [parse(t) for t in _names(text)]
 
 
 def _level_text(path: str) -> str:
-    from .game_env import _read_level
+    from ._levels import read_level
     if not os.path.isfile(path):
         raise argparse.ArgumentTypeError(f"no level file {path!r}")
     try:
-        return _read_level(path)
+        return read_level(path)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
@@ -572,7 +574,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="bots play a whole game; map every round and a result table")
-    play.add_argument("--players", type=_int_in(2, 16), default=2, help="number of players, 2..16 (default 2)")
+    play.add_argument("--players", type=_int_in(MIN_PLAYERS, MAX_PLAYERS), default=2,
+                      help=f"number of players, {MIN_PLAYERS}..{MAX_PLAYERS} (default 2)")
     play.add_argument("--map-size", type=_int_in(4, 40), default=None, help="board side 4..40 (default 11 for 2 "
                       "players, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
     play.add_argument("--bots", type=_bot_list, default=["greedy", "random"],

@@ -33,12 +33,15 @@ import numpy as np
 
 from . import _validate as _v
 from . import bots as _bots
+from .description import MAX_PLAYERS, MIN_PLAYERS, game_description
 
 __all__ = ["tournament", "TournamentResult", "parse_player", "evaluate", "sb3_policy", "TRIBE_ORDER"]
 
 #: Tribes given to seats 0, 1, 2, ... (Bardur and Imperius first, as in VectorGameEnv's default).
 TRIBE_ORDER = (2, 1, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 2, 1, 3, 0)
 FORMATS = ("auto", "round-robin", "swiss")
+_STATE = game_description().state_columns  # the engine's state layout
+_GAME_OVER, _WINNER, _CURRENT_PLAYER = _STATE["game_over"], _STATE["winner"], _STATE["current_player"]
 
 
 # ---------------------------------------------------------------------------- players
@@ -100,11 +103,11 @@ def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | 
         batch = env.reset(seed=seed)
         winner = np.full(n, -2, np.int64)                  # -2 playing, -1 draw, else the winning seat
         envs = np.arange(n)
-        over = batch["state"][:, 2] == 1
-        winner[over] = batch["state"][over, 3]
+        over = batch["state"][:, _GAME_OVER] == 1
+        winner[over] = batch["state"][over, _WINNER]
         while (winner == -2).any():
             live = winner == -2
-            actor = seatings[envs, batch["state"][:, 1]]
+            actor = seatings[envs, batch["state"][:, _CURRENT_PLAYER]]
             rows = np.zeros(n, np.int64)
             for k in np.unique(actor[live]):               # one batched choice per player, not per game
                 sel = live & (actor == k)
@@ -114,8 +117,8 @@ def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | 
             batch = env.step(actions)
             if not batch["action_valid"][live].all():
                 raise RuntimeError("a player chose an illegal row")  # would loop forever otherwise
-            ended = live & (batch["state"][:, 2] == 1)
-            winner[ended] = batch["state"][ended, 3]
+            ended = live & (batch["state"][:, _GAME_OVER] == 1)
+            winner[ended] = batch["state"][ended, _WINNER]
     return winner
 
 
@@ -331,7 +334,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     if len(players) < 2:
         raise ValueError(f"need at least two players, got {len(players)}")
     games = _v.integer(games, "games", 1, 1_000_000)
-    per_game = _v.integer(players_per_game, "players_per_game", 2, 16)
+    per_game = _v.integer(players_per_game, "players_per_game", MIN_PLAYERS, MAX_PLAYERS)
     map_size = _v.integer(map_size, "map_size", 4, 64)
     threads = _v.integer(threads, "threads", 1, 1024, allow_none=True)
     seed = _v.seed(seed)

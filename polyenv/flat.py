@@ -38,25 +38,30 @@ import numpy as np
 from gymnasium import spaces
 
 from . import _core
+from .description import game_description
 from ._names import ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, \
     UNIT_STATUSES, UNIT_TYPES
 
 __all__ = ["FLAT_TILE_FEATURE_NAMES", "FLAT_STATE_FEATURE_NAMES", "FLAT_ACTION_FEATURE_NAMES", "FlatEncoder",
            "flat_feature_names"]
 
-# map_tokens columns (MAP_TOKEN_FEATURE_NAMES order).
-_EXPLORED, _TERRAIN, _RESOURCE, _BUILDING, _BUILDING_LEVEL, _ROAD, _TERRITORY_OWNER, _TERRITORY_CITY = range(8)
-_CITY_OWNER, _CITY_LEVEL, _CITY_POPULATION, _CITY_FLAGS, _CITY_PRODUCTION, _UNIT_OWNER, _UNIT_TYPE = range(8, 15)
-_UNIT_HP, _UNIT_MAX_HP, _UNIT_STATUS, _UNIT_FLAGS, _UNIT_KILLS, _UNIT_CARRIED, _OBSERVED_ID, _HOME_CITY = \
-    range(15, 23)
-# state columns (STATE_FEATURE_NAMES order).
-_TURN, _CURRENT, _GAME_OVER, _WINNER, _STARS, _UNITS, _CITIES, _INCOME, _PENDING_CITY, _UPGRADE_A, _UPGRADE_B = \
-    range(11)
-# action_features columns (ACTION_FEATURE_NAMES order).
-_KIND, _SOURCE, _TARGET, _CITY = range(4)
-_ARG_COLUMNS = {"tech": (4, TECHS), "building": (5, BUILDINGS), "spawn_type": (6, UNIT_TYPES),
-                "upgrade": (7, LEVEL_UP_REWARDS), "tile_action": (8, TILE_ACTIONS), "unit_upgrade": (9, UNIT_TYPES)}
-_POPULATION_GAIN, _COST, _AFFORDABLE = 11, 12, 14
+# Column indices and flag bits of the engine's layouts (polyenv.GameDescription).
+_LAYOUT = game_description()
+_T, _S, _F = _LAYOUT.map_token_columns, _LAYOUT.state_columns, _LAYOUT.action_feature_columns
+_EXPLORED, _TERRAIN, _RESOURCE, _BUILDING, _BUILDING_LEVEL, _ROAD, _TERRITORY_OWNER, _TERRITORY_CITY = (_T[n] for n in (
+    "explored", "terrain", "resource", "building", "building_level", "road", "territory_owner", "territory_city_tile"))
+_CITY_OWNER, _CITY_LEVEL, _CITY_POPULATION, _CITY_FLAGS, _CITY_PRODUCTION, _UNIT_OWNER, _UNIT_TYPE = (_T[n] for n in (
+    "city_owner", "city_level", "city_population", "city_flags", "city_production", "unit_owner", "unit_type"))
+_UNIT_HP, _UNIT_MAX_HP, _UNIT_STATUS, _UNIT_FLAGS, _UNIT_KILLS, _UNIT_CARRIED, _OBSERVED_ID, _HOME_CITY = (_T[n] for n in (
+    "unit_hp", "unit_max_hp", "unit_status", "unit_flags", "unit_kills", "unit_carried_type", "observed_unit_id",
+    "unit_home_city_tile"))
+_TURN, _CURRENT, _GAME_OVER, _WINNER, _STARS, _UNITS, _CITIES, _INCOME, _PENDING_CITY, _UPGRADE_A, _UPGRADE_B = (
+    _S[n] for n in _LAYOUT.state_features)
+_KIND, _SOURCE, _TARGET, _CITY = _F["type_id"], _F["source_index"], _F["target_index"], _F["city"]
+_ARG_COLUMNS = {"tech": (_F["tech"], TECHS), "building": (_F["building"], BUILDINGS),
+                "spawn_type": (_F["spawn_type"], UNIT_TYPES), "upgrade": (_F["upgrade"], LEVEL_UP_REWARDS),
+                "tile_action": (_F["tile_action"], TILE_ACTIONS), "unit_upgrade": (_F["unit_upgrade"], UNIT_TYPES)}
+_POPULATION_GAIN, _COST, _AFFORDABLE = _F["population_gain"], _F["cost_stars"], _F["affordable"]
 
 
 def _one_hot(prefix: str, column: int, table) -> list[tuple[str, int, int]]:
@@ -73,8 +78,8 @@ _TILE_EQUAL = ([("explored", _EXPLORED, 1)] + _one_hot("terrain", _TERRAIN, TERR
                + _one_hot("carried", _UNIT_CARRIED, UNIT_TYPES))
 # Owner columns: 0 none, 1 self, 2.. others.
 _TILE_OTHER = [("territory_other", _TERRITORY_OWNER), ("city_other", _CITY_OWNER), ("unit_other", _UNIT_OWNER)]
-_TILE_BITS = [("city_capital", _CITY_FLAGS, 1), ("city_walls", _CITY_FLAGS, 2), ("city_workshop", _CITY_FLAGS, 4),
-              ("city_park", _CITY_FLAGS, 8), ("city_connected", _CITY_FLAGS, 16), ("unit_veteran", _UNIT_FLAGS, 1)]
+_TILE_BITS = ([(f"city_{flag}", _CITY_FLAGS, bit) for flag, bit in _LAYOUT.city_flags.items()]
+              + [(f"unit_{flag}", _UNIT_FLAGS, bit) for flag, bit in _LAYOUT.unit_flags.items()])
 # (name, token column, divisor, low, high): clip(value / divisor, low, high); -1 "none" clips to 0.
 _TILE_SCALED = [("building_level", _BUILDING_LEVEL, 5, 0, 1), ("city_level", _CITY_LEVEL, 10, 0, 1),
                 ("unit_hp", _UNIT_HP, 45, 0, 1), ("unit_max_hp", _UNIT_MAX_HP, 45, 0, 1),

@@ -6,40 +6,26 @@ one-off games. For training throughput use VectorGameEnv (many games per call).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from . import _core
 from . import _validate as _v
+from ._levels import read_level
 from ._names import (
-    ACTION_KINDS, BUILDINGS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, UNIT_STATUSES,
-    UNIT_TYPES, code, mode_code, tile_index, tribe_code,
+    ACTION_KINDS, BUILDINGS, RESOURCES, TECHS, TERRAINS, UNIT_STATUSES, UNIT_TYPES, code, mode_code, tile_index,
+    tribe_code,
 )
+from .description import DEFAULT_MAX_ACTIONS, GameDescription, check_player_count, game_description
 
 __all__ = ["GameEnv"]
 
-_UNIT_SELF_KINDS = ("capture", "recover", "disband", "examine", "heal_others", "make_veteran", "upgrade")
-_BLOCK = {"end_turn": 0, "research": 1, "level_up": 2, "declare_war": 3, "send_stars": 4, "build_road": 5,
-          "spawn": 6, "build": 7, "attack": 10, "convert": 10, "move": 11}
-_BLOCK.update({k: 8 for k in TILE_ACTIONS})
-_BLOCK.update({k: 9 for k in _UNIT_SELF_KINDS})
+# The action-id layout of every configuration: kind -> (block, fixed arg), block -> (uses source, uses target).
+_LAYOUT = game_description()
+_KINDS = _LAYOUT.action_kinds
+_BLOCKS = {b["index"]: b for b in _LAYOUT.action_blocks.values()}
 _DEFAULT_PLAYERS = (2, 1)  # Bardur, Imperius: the two-player default of a generated map
-
-
-def _read_level(level) -> str:
-    """A level argument is CSV text or a path to a CSV file."""
-    text = os.fspath(level) if isinstance(level, os.PathLike) else level
-    if not isinstance(text, str):
-        raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
-    if "\n" not in text and ":" not in text.split(",")[0] or os.path.isfile(text):
-        try:
-            with open(text, encoding="utf-8") as f:
-                return f.read()
-        except OSError as e:
-            raise ValueError(f"cannot read level file {text!r}: {e}") from None
-    return text
 
 
 class GameEnv:
@@ -70,13 +56,13 @@ class GameEnv:
             players = _DEFAULT_PLAYERS
         tribes = [] if players is None else [tribe_code(p) for p in _sequence(players, "players")]
         if players is not None and not tribes:  # the engine reads no tribes as "the level's tribes"
-            raise ValueError("a game needs 2 to 16 players, got 0")
+            check_player_count(0)
         self._config = dict(seed=seed, map_size=map_size, players=None if players is None else tuple(tribes),
                             level=level, mode=mode, max_turns=max_turns,
                             full_observability=full_observability, auto_end_turn=auto_end_turn)
         mode_id, limit = mode_code(mode), _v.max_turns(max_turns)
         if level is not None:
-            self._game = _core.Game.from_level(_read_level(level), tribes, mode_id, limit, full_observability,
+            self._game = _core.Game.from_level(read_level(level), tribes, mode_id, limit, full_observability,
                                                auto_end_turn, seed)
         else:
             map_size = _v.integer(map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
@@ -178,6 +164,19 @@ class GameEnv:
     full_observability = property(lambda self: self._game.full_observability, doc="False when fog of war is on.")
     turn_limit = property(lambda self: self._game.turn_limit, doc="Last round played before the game ends.")
     actions_applied = property(lambda self: self._game.actions_applied, doc="Actions applied this game.")
+    native = property(lambda self: self._game,
+                      doc="The native game object (``polyenv._core.Game``) behind this GameEnv, for the bots and "
+                          "the environments' hot paths; its methods take raw engine codes and are not a stable API.")
+    eliminated = property(lambda self: [p for p in range(self.num_players) if self._game.eliminated_mask >> p & 1],
+                          doc="Players the engine has eliminated (they lost their last city), ascending.")
+
+    @property
+    def description(self) -> GameDescription:
+        """The :class:`polyenv.GameDescription` of this game's configuration (sizes, layouts, bounds),
+        with the default ``max_actions`` rows."""
+        g = self._game
+        return _core.describe_config(g.map_size, g.num_players, g.mode, g.turn_limit, g.full_observability,
+                                   DEFAULT_MAX_ACTIONS, g.num_players == 1)
 
     # ------------------------------------------------------------------ play
     def legal_actions(self) -> np.ndarray:
@@ -212,12 +211,12 @@ class GameEnv:
         See docs/gameenv_api.md for the arguments of each kind; tiles are indices
         or (x, y) pairs, techs / unit types / buildings are names or ints.
         """
-        if kind not in _BLOCK:
+        if kind not in _KINDS:
             raise ValueError(f"unknown action kind {kind!r}; expected one of: {', '.join(ACTION_KINDS)}")
-        block, n, players = _BLOCK[kind], self.map_size, self.num_players
+        (block, fixed_arg), n, players = _KINDS[kind], self.map_size, self.num_players
         src = tile_index(source, n) if source is not None else -1
         tgt = tile_index(target, n) if target is not None else -1
-        a, amount = -1, 0
+        a, amount = fixed_arg, 0
         if kind == "research":
             a = code(arg, TECHS, "tech")
         elif kind == "level_up":
@@ -235,15 +234,9 @@ class GameEnv:
             a = code(arg, UNIT_TYPES[:8], "spawnable unit type")
         elif kind == "build":
             a = code(arg, BUILDINGS, "building")
-        elif block == 8:
-            a = TILE_ACTIONS.index(kind)
-        elif block == 9:
-            a = _UNIT_SELF_KINDS.index(kind)
-        needs_source = block in (6, 9, 10, 11)
-        needs_target = block in (5, 7, 8, 10, 11)
-        if needs_source and src < 0:
+        if _BLOCKS[block]["uses_source"] and src < 0:
             raise ValueError(f"{kind} needs source (a tile)")
-        if needs_target and tgt < 0:
+        if _BLOCKS[block]["uses_target"] and tgt < 0:
             raise ValueError(f"{kind} needs target (a tile)")
         return self._game.encode_action(block, src, tgt, a, amount)
 

@@ -30,7 +30,8 @@ import zlib
 
 import numpy as np
 
-from ._names import UNIT_TYPES
+from ._names import TERRAINS, UNIT_TYPES
+from .description import game_description
 
 __all__ = ["PLAYER_COLORS", "TERRAIN_COLORS", "render", "render_ansi", "render_frame", "render_header", "render_rgb",
            "render_text", "save_png", "game_header_lines", "text_width"]
@@ -38,11 +39,21 @@ __all__ = ["PLAYER_COLORS", "TERRAIN_COLORS", "render", "render_ansi", "render_f
 _TERRAIN_CHAR = ".~=^vCf"  # plain, shallow, deep, mountain, village, city, forest
 _UNIT_CHAR = "wrdsackmbBSG"  # warrior rider defender swordsman archer catapult knight mind-bender boat ship battleship giant
 
-# Map token columns used here (see MAP_TOKEN_FEATURE_NAMES).
-_EXPLORED, _TERRAIN, _TERRITORY, _CITY_OWNER, _CITY_LEVEL, _CITY_FLAGS = 0, 1, 6, 8, 9, 11
-_UNIT_OWNER, _UNIT_TYPE, _UNIT_HP, _UNIT_MAX_HP, _UNIT_FLAGS = 13, 14, 15, 16, 18
-_CAPITAL_FLAG, _WALLS_FLAG, _VETERAN_FLAG = 1, 2, 1
-_RESOURCE, _BUILDING, _ROAD = 2, 3, 5
+# Map token columns and flag bits used here (the engine's layout: polyenv.GameDescription).
+_LAYOUT = game_description()
+_COL = _LAYOUT.map_token_columns
+_EXPLORED, _TERRAIN, _TERRITORY, _CITY_OWNER = _COL["explored"], _COL["terrain"], _COL["territory_owner"], \
+    _COL["city_owner"]
+_CITY_LEVEL, _CITY_FLAGS = _COL["city_level"], _COL["city_flags"]
+_UNIT_OWNER, _UNIT_TYPE, _UNIT_HP, _UNIT_MAX_HP, _UNIT_FLAGS = _COL["unit_owner"], _COL["unit_type"], \
+    _COL["unit_hp"], _COL["unit_max_hp"], _COL["unit_flags"]
+_CAPITAL_FLAG, _WALLS_FLAG, _VETERAN_FLAG = _LAYOUT.city_flags["capital"], _LAYOUT.city_flags["walls"], \
+    _LAYOUT.unit_flags["veteran"]
+_RESOURCE, _BUILDING, _ROAD = _COL["resource"], _COL["building"], _COL["road"]
+_TOKEN_COLUMNS = len(_LAYOUT.map_token_features)
+_COLUMNS_READ = 1 + max(_EXPLORED, _TERRAIN, _TERRITORY, _CITY_OWNER, _CITY_LEVEL, _CITY_FLAGS, _UNIT_OWNER, _UNIT_TYPE,
+                        _UNIT_HP, _UNIT_MAX_HP, _UNIT_FLAGS, _RESOURCE, _BUILDING, _ROAD)
+_VILLAGE = TERRAINS.index("village")
 
 # Resources (RESOURCES order; 4 is unused): a small mark in the tile's top-right corner, a disc for food
 # (fish, fruit, animal, whales, crops) and a square for ore and ruins.
@@ -138,8 +149,8 @@ def _absolute(rel: np.ndarray, observer: int, num_players: int) -> np.ndarray:
 
 def _check_tokens(tokens, map_size: int) -> np.ndarray:
     tokens = np.asarray(tokens)
-    if tokens.ndim != 2 or tokens.shape[0] != map_size * map_size or tokens.shape[1] < 19:
-        raise ValueError(f"tokens must be [map_size**2, 23] map tokens, got shape {tokens.shape} "
+    if tokens.ndim != 2 or tokens.shape[0] != map_size * map_size or tokens.shape[1] < _COLUMNS_READ:
+        raise ValueError(f"tokens must be [map_size**2, {_TOKEN_COLUMNS}] map tokens, got shape {tokens.shape} "
                          f"for map_size {map_size}")
     return tokens
 
@@ -168,16 +179,16 @@ def render_text(tokens: np.ndarray, map_size: int, header: str = "") -> str:
         row = []
         for y in range(map_size):
             t = tokens[x * map_size + y]
-            if t[0] == 0:
+            if t[_EXPLORED] == 0:
                 row.append("??")
                 continue
-            ground = _TERRAIN_CHAR[t[1]] if 0 <= t[1] < len(_TERRAIN_CHAR) else "?"
+            ground = _TERRAIN_CHAR[t[_TERRAIN]] if 0 <= t[_TERRAIN] < len(_TERRAIN_CHAR) else "?"
             mark = " "
-            if t[14] >= 0:
-                letter = _UNIT_CHAR[t[14]]
-                mark = letter if t[13] == 1 else letter.upper()
-            elif t[9] >= 1:
-                mark = str(min(int(t[9]), 9))
+            if t[_UNIT_TYPE] >= 0:
+                letter = _UNIT_CHAR[t[_UNIT_TYPE]]
+                mark = letter if t[_UNIT_OWNER] == 1 else letter.upper()
+            elif t[_CITY_LEVEL] >= 1:
+                mark = str(min(int(t[_CITY_LEVEL]), 9))
             row.append(ground + mark)
         lines.append(" ".join(row))
     return "\n".join(lines)
@@ -325,7 +336,7 @@ def render_rgb(tokens: np.ndarray, map_size: int, observer: int = 0, num_players
                 if y == n - 1 or terr[x, y + 1] != owner:
                     cell[:, px - border:] = col
             t = tokens[i]
-            if terrain[i] == 4 and t[_CITY_LEVEL] < 1:  # village hut
+            if terrain[i] == _VILLAGE and t[_CITY_LEVEL] < 1:  # village hut
                 a, b = px // 3, px - px // 3
                 cell[a:b, a:b] = (235, 222, 190)
                 cell[a:b, a] = cell[a:b, b - 1] = cell[a, a:b] = cell[b - 1, a:b] = (90, 60, 30)

@@ -18,8 +18,9 @@ import json
 import numpy as np
 
 from ._names import BUILDINGS, UNIT_TYPES
+from .description import game_description
 from .game_env import GameEnv
-from .render import PLAYER_COLORS, TERRAIN_COLORS, _RESOURCE_STYLE, _absolute
+from .render import _BUILDING_LETTER, _RESOURCE_STYLE, _UNIT_CHAR, PLAYER_COLORS, TERRAIN_COLORS, _absolute
 from .replay_media import replay_positions
 
 __all__ = ["replay_html", "TILE_COLUMNS"]
@@ -27,9 +28,12 @@ __all__ = ["replay_html", "TILE_COLUMNS"]
 #: Per-tile values embedded in the page (owners absolute, -1 none).
 TILE_COLUMNS = ("terrain", "resource", "building", "road", "territory", "city_owner", "city_level", "city_flags",
                 "unit_owner", "unit_type", "unit_hp", "unit_max_hp", "unit_flags")
-_TOKEN_COLUMNS = {"terrain": 1, "resource": 2, "building": 3, "road": 5, "city_level": 9, "city_flags": 11,
-                  "unit_type": 14, "unit_hp": 15, "unit_max_hp": 16, "unit_flags": 18}
-_OWNER_COLUMNS = {"territory": 6, "city_owner": 8, "unit_owner": 13}
+# Their map-token columns (the engine's layout, polyenv.GameDescription.map_token_columns).
+_LAYOUT = game_description()
+_COL = _LAYOUT.map_token_columns
+_OWNER_COLUMNS = {"territory": _COL["territory_owner"], "city_owner": _COL["city_owner"],
+                  "unit_owner": _COL["unit_owner"]}
+_TOKEN_COLUMNS = {name: _COL[name] for name in TILE_COLUMNS if name not in _OWNER_COLUMNS}
 
 
 def _tiles(game: GameEnv) -> np.ndarray:
@@ -75,9 +79,10 @@ def replay_html(game: GameEnv, actions, title: str = "polyenv replay", tile_px: 
         "n": game.map_size, "px": int(tile_px), "players": players, "names": names, "columns": TILE_COLUMNS,
         "initial": first.ravel().tolist(), "frames": frames,
         "terrain_colors": TERRAIN_COLORS.tolist(), "player_colors": PLAYER_COLORS.tolist(),
-        "unit_letters": "wrdsackmbBSG", "unit_names": list(UNIT_TYPES), "building_names": list(BUILDINGS),
-        "building_letters": "FWLSMGPCTTTT" + "*" * 7,
+        "unit_letters": _UNIT_CHAR, "unit_names": list(UNIT_TYPES), "building_names": list(BUILDINGS),
+        "building_letters": _BUILDING_LETTER,
         "resources": {str(k): [list(c), shape] for k, (c, shape) in _RESOURCE_STYLE.items()},
+        "city_flags": _LAYOUT.city_flags, "unit_flags": _LAYOUT.unit_flags,
     }
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     return _PAGE.replace("__TITLE__", _escape(title)).replace("__DATA__", payload)
@@ -187,13 +192,14 @@ function drawTile(s, x, y) {
   }
   if (v("city_level") >= 1) {
     const c = v("city_owner") >= 0 ? pcolor(v("city_owner")) : [200, 200, 200], m = Math.floor(PX / 8), f = v("city_flags");
-    ctx.fillStyle = (f & 1) ? "rgb(230,190,40)" : (f & 2) ? "rgb(110,110,110)" : "rgb(30,30,30)";
+    ctx.fillStyle = (f & D.city_flags.capital) ? "rgb(230,190,40)" : (f & D.city_flags.walls) ? "rgb(110,110,110)"
+      : "rgb(30,30,30)";
     ctx.fillRect(X + m, Y + m, PX - 2 * m, PX - 2 * m);
     ctx.fillStyle = rgb(c); ctx.fillRect(X + m + 2, Y + m + 2, PX - 2 * m - 4, PX - 2 * m - 4);
   }
   if (v("unit_type") >= 0) {
     const c = pcolor(v("unit_owner")), cx = X + PX * 0.5, cy = Y + PX * 0.56, r = PX * 0.28;
-    ctx.fillStyle = (v("unit_flags") & 1) ? "rgb(230,190,40)" : "#000";
+    ctx.fillStyle = (v("unit_flags") & D.unit_flags.veteran) ? "rgb(230,190,40)" : "#000";
     ctx.beginPath(); ctx.arc(cx, cy, r + 1.5, 0, 7); ctx.fill();
     ctx.fillStyle = rgb(c); ctx.beginPath(); ctx.arc(cx, cy, r, 0, 7); ctx.fill();
     ctx.fillStyle = ink(c); ctx.font = `bold ${Math.floor(PX * 0.34)}px monospace`; ctx.textAlign = "center"; ctx.textBaseline = "middle";

@@ -234,7 +234,7 @@ def test_pettingzoo_observations_pair():
             assert np.array_equal(o[0]["observation"][k], o[1]["observation"][k]), k
         assert np.array_equal(o[0]["action_mask"], o[1]["action_mask"])
         own = [i for i in np.flatnonzero(o[0]["action_mask"])
-               if not envs[0]._game.describe_action(int(i)).startswith("end_turn")]
+               if not envs[0].game.describe_action(int(i)).startswith("end_turn")]
         if not own:
             break
         for e in envs:

@@ -33,18 +33,11 @@
 #include <cstring>
 
 #include "encode.hpp"
+#include "layout.hpp"
 
 namespace polyenv {
 
 namespace {
-
-enum FeatCol : int {
-  kFType, kFSource, kFTarget, kFCity, kFTech, kFBuilding, kFSpawnType, kFUpgrade, kFTileAction,
-  kFUnitUpgrade, kFUnitId, kFPopulation, kFCost, kFStarsBefore, kFAffordable, kFDamageDealt,
-  kFDamageReceived, kNumFeatCols,
-};
-static_assert(kNumFeatCols == kActionFeatures);
-static_assert(kFCost == kActionArgFeatures);  // arg mask covers columns 1..12
 
 // Tile of the centre of the city whose territory holds `tile`, or -1.
 inline int32_t owning_city_tile(const GameState& s, int tile) {

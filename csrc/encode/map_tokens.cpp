@@ -34,23 +34,12 @@
 #include <cstring>
 
 #include "encode.hpp"
+#include "layout.hpp"
 #include "../engine/world.hpp"
 
 namespace polyenv {
 
 namespace {
-
-enum MapCol : int {
-  kColExplored, kColTerrain, kColResource, kColBuilding, kColBuildingLevel, kColRoad, kColTerritoryOwner,
-  kColTerritoryCityTile, kColCityOwner, kColCityLevel, kColCityPopulation, kColCityFlags, kColCityProduction,
-  kColUnitOwner, kColUnitType, kColUnitHp, kColUnitMaxHp, kColUnitStatus, kColUnitFlags, kColUnitKills,
-  kColUnitCarriedType, kColObservedUnitId, kColUnitHomeCityTile, kNumMapCols,
-};
-static_assert(kNumMapCols == kMapTokenFeatures);
-
-enum CityTokenFlag : int32_t { kTokCapital = 1, kTokWalls = 2, kTokWorkshop = 4, kTokPark = 8, kTokConnected = 16 };
-inline constexpr int32_t kTokVeteran = 1;
-
 
 // §4: agents see crops, ore and whales only with the revealing tech.
 inline int32_t visible_resource(const Player& p, int r) {

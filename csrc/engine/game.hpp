@@ -49,6 +49,9 @@ std::string level_to_csv(const Level& level);
 // tribe (Tribes' MinimalLevel, the RULES.md §1.3/§13 reference position).
 // Throws InvalidArgument.
 void check_player_count(int players, bool single_tribe_level = false);
+// The checks setup_game makes of a level played by `tribes` (the level's own
+// when `own_tribes`): size, grids, player count, capitals. Throws InvalidArgument.
+void check_level(const Level& level, const std::vector<int8_t>& tribes, bool own_tribes);
 
 // Sets `s` to the start of a game on `level`. cfg.tribes, when non-empty,
 // replaces the level's tribe keys (count must match). Throws InvalidArgument.

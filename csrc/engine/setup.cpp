@@ -5,9 +5,7 @@
 
 namespace polyenv {
 
-namespace {
-
-void validate(const Level& level, const std::vector<int8_t>& tribes, bool own_tribes) {
+void check_level(const Level& level, const std::vector<int8_t>& tribes, bool own_tribes) {
   const int n = level.size;
   if (n < kMinMapSize || n > kMaxMapSize) {
     throw InvalidArgument("map size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
@@ -29,8 +27,6 @@ void validate(const Level& level, const std::vector<int8_t>& tribes, bool own_tr
   }
 }
 
-}  // namespace
-
 void check_player_count(int players, bool single_tribe_level) {
   if (players == 1 && single_tribe_level) return;
   if (players < kMinPlayers || players > kMaxPlayers) {
@@ -41,7 +37,7 @@ void check_player_count(int players, bool single_tribe_level) {
 
 void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_t seed) {
   const std::vector<int8_t>& tribes = cfg.tribes.empty() ? level.capital_tribes : cfg.tribes;
-  validate(level, tribes, cfg.tribes.empty());
+  check_level(level, tribes, cfg.tribes.empty());
   if (cfg.max_turns > kMaxTurnLimit) {
     throw InvalidArgument("max_turns " + std::to_string(cfg.max_turns) + " is above " + std::to_string(kMaxTurnLimit));
   }

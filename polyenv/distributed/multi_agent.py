@@ -46,7 +46,8 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .._names import resolve_tribes
 from ..envs import default_map_size
-from ..envs.gym_env import observation_bounds
+from ..envs.options import ACTION_MODES as _ACTION_MODES
+from ..envs.spaces import observation_bounds
 from ..game_env import GameEnv
 
 __all__ = ["TribesMultiAgentEnv", "ENV_NAME", "register_env"]
@@ -54,7 +55,6 @@ __all__ = ["TribesMultiAgentEnv", "ENV_NAME", "register_env"]
 #: The name ``register_env`` registers (``config.environment(ENV_NAME, env_config={...})``).
 ENV_NAME = "polyenv_tribes"
 
-_ACTION_MODES = ("global", "rows")
 _INVALID = ("raise", "end_turn")
 _KEYS = frozenset({"players", "map_size", "mode", "max_turns", "action_mode", "max_actions", "invalid_action",
                    "full_observability", "max_cycles"})

@@ -30,8 +30,8 @@ global id). ``action_masks()`` returns the legal actions as bool (sb3-contrib's
 int8 ``[A]`` (global: A = ``action_space_size``; rows: A = ``max_actions``), and
 in rows mode ``action_id`` int32 ``[max_actions]`` (-1 padding) and
 ``action_features`` int32 ``[max_actions, 17]`` (``polyenv.ACTION_FEATURE_NAMES``).
-The Box bounds are the engine's real value ranges (see :func:`observation_bounds`
-and docs/gymnasium.md). With ``observation_format="flat"`` the observation is
+The Box bounds are the engine's real value ranges (``env.description``, a
+:class:`polyenv.GameDescription`; docs/gymnasium.md). With ``observation_format="flat"`` the observation is
 ``{"observation": Box(float32, [D]), "action_mask"}`` instead: every field
 above (rows mode: the rows' features) scaled into [-1, 1] by
 :class:`polyenv.flat.FlatEncoder` (columns in docs/integrations.md); ``"box"`` returns
@@ -56,227 +56,24 @@ action space always raise ``ValueError``.
 
 from __future__ import annotations
 
-import glob
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from .. import _validate as _v, bots
-from .._botspec import is_bot
-from .._names import (ACTION_KINDS, BUILDINGS, DEFAULT_TRIBES, LEVEL_UP_REWARDS, TECHS, TERRAINS, RESOURCES, TILE_ACTIONS,
-                      UNIT_TYPES, resolve_tribes)
-from ..flat import FlatEncoder
-from ..game_env import GameEnv, _read_level
+from .._levels import LevelPool, load_level_pool
+from .._names import DEFAULT_TRIBES, resolve_tribes
+from ..description import game_description
+from ..game_env import GameEnv
 from ..render import render_frame
-from ..vector_env import REWARDS, SCORE_SCALE
+from ..vector_env import SCORE_SCALE
+from .options import check_common_kwargs, check_max_actions, check_tile_px
+from .spaces import flat_encoder, observation_bounds, observation_space
 
 __all__ = ["TribesEnv", "DEFAULT_TRIBES", "observation_bounds", "observation_space", "load_level_pool",
            "SCORE_SCALE"]
-
-#: Tribes given to ``players=P`` (an int): Bardur, Imperius, Xin-xi, Oumaji, ... (cycled beyond 12).
-
-_I32 = np.iinfo(np.int32).max
-_OBSERVED_ID_MAX = 1 << 24      # observed unit ids are 1..2^24 (a 24-bit keyed bijection)
-_MAX_UNIT_HP = 40 + 5           # giant 40, +5 once for a veteran; hp never exceeds max_hp
-_MAX_CITY_LEVEL = 127           # City::level is int8; no rule caps it
-_MAX_WORKSHOPS = 127            # City::workshops is int8
-_POP_MIN, _POP_MAX = -(1 << 15), (1 << 15) - 1  # City::population is int16 and may be negative
-_MAX_KILLS = 255                # Unit::kills is uint8
-_MAX_TECH_TIER = 3
-_MAX_POPULATION_GAIN = 16       # a bonus building (forge: 2) next to 8 base buildings; pop growth gives 3
-_MIN_ACTION_COST = -10          # gathering whales pays 10 stars
-_MAX_FIXED_ACTION_COST = 20     # buildings <= 20, units <= 15, send_stars <= 14
-_CUSTOMS_PER_PORT = 2
-
-_ACTION_MODES = ("global", "rows")
-_INVALID = ("raise", "end_turn", "penalty")
-_INFO_MODES = ("fast", "debug")
-_LEVEL_SELECTIONS = ("round_robin", "seeded_random")
-_OBSERVATION_FORMATS = ("dict", "flat", "box")
-
-
-def observation_bounds(num_tiles: int, num_players: int, turn_limit: int, max_actions: int,
-                       action_space_size: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Lower and upper bounds (int32 arrays) of every observation field, from the engine's value ranges.
-
-    Returns ``{name: (low, high)}`` for ``map_tokens`` ``[tiles, 23]``, ``state``
-    ``[11]``, ``action_id`` ``[max_actions]`` and ``action_features``
-    ``[max_actions, 17]``. Unexplored tiles and padding rows are zeros, inside
-    every range. Where no rule caps a value the range is its storage type's
-    (docs/gymnasium.md lists each column).
-    """
-    T, P = int(num_tiles), int(num_players)
-    production_max = _MAX_CITY_LEVEL + _MAX_WORKSHOPS + 1 + _CUSTOMS_PER_PORT * 8 * T
-    income_max = min(_I32, T * production_max)
-    # (low, high) per map-token column, in MAP_TOKEN_FEATURE_NAMES order.
-    token = [
-        (0, 1),                              # explored
-        (0, len(TERRAINS) - 1),              # terrain
-        (-1, len(RESOURCES) - 1),            # resource (-1 none or not yet visible)
-        (-1, len(BUILDINGS) - 1),            # building
-        (0, 5),                              # building_level (temples 1..5)
-        (0, 1),                              # road
-        (0, P),                              # territory_owner (relative: 1 self, 2.. others)
-        (-1, T - 1),                         # territory_city_tile
-        (0, P),                              # city_owner
-        (-1, _MAX_CITY_LEVEL),               # city_level
-        (_POP_MIN, _POP_MAX),                # city_population (own cities)
-        (0, 31),                             # city_flags
-        (_POP_MIN, production_max),          # city_production (a negative population passes through)
-        (0, P),                              # unit_owner
-        (-1, len(UNIT_TYPES) - 1),           # unit_type
-        (-1, _MAX_UNIT_HP),                  # unit_hp
-        (-1, _MAX_UNIT_HP),                  # unit_max_hp
-        (-1, 5),                             # unit_status
-        (0, 1),                              # unit_flags
-        (-1, _MAX_KILLS),                    # unit_kills
-        (-1, len(UNIT_TYPES) - 1),           # unit_carried_type
-        (-1, _OBSERVED_ID_MAX),              # observed_unit_id
-        (-1, T - 1),                         # unit_home_city_tile
-    ]
-    state = [
-        (0, turn_limit + 1),                 # turn (the round after the last one ends the game)
-        (0, P - 1),                          # current_player
-        (0, 1),                              # game_over
-        (-1, P - 1),                         # winner
-        (0, _I32),                           # player_stars (no cap: int32)
-        (0, T),                              # owns_units (one unit per tile)
-        (0, T),                              # own_cities
-        (0, income_max),                     # next_turn_star_income (clamped at 0)
-        (-1, T - 1),                         # pending_city_id
-        (-1, len(LEVEL_UP_REWARDS) - 1),     # pending_upgrade_a
-        (-1, len(LEVEL_UP_REWARDS) - 1),     # pending_upgrade_b
-    ]
-    features = [
-        (0, len(ACTION_KINDS) - 1),          # type_id
-        (-1, T - 1),                         # source_index
-        (-1, T - 1),                         # target_index (tile, or relative player 1..P-1 < T)
-        (-1, T - 1),                         # city
-        (-1, len(TECHS) - 1),                # tech
-        (-1, len(BUILDINGS) - 1),            # building
-        (-1, 7),                             # spawn_type (warrior .. mind_bender)
-        (-1, len(LEVEL_UP_REWARDS) - 1),     # upgrade
-        (-1, len(TILE_ACTIONS) - 1),         # tile_action
-        (-1, len(UNIT_TYPES) - 1),           # unit_upgrade
-        (-1, _OBSERVED_ID_MAX),              # unit_id
-        (0, _MAX_POPULATION_GAIN),           # population_gain
-        (_MIN_ACTION_COST, max(_MAX_FIXED_ACTION_COST, 4 + _MAX_TECH_TIER * T)),  # cost_stars (tech: 4 + tier * cities)
-        (0, _I32),                           # stars_before
-        (0, 1),                              # affordable
-        (-1, 0),                             # damage_dealt (combat previews are off: -1, padding 0)
-        (-1, 0),                             # damage_received
-    ]
-
-    def rows(table, n):
-        low = np.array([lo for lo, _ in table], dtype=np.int32)
-        high = np.array([hi for _, hi in table], dtype=np.int32)
-        return np.tile(low, (n, 1)), np.tile(high, (n, 1))
-
-    A = int(max_actions)
-    return {
-        "map_tokens": rows(token, T),
-        "state": (np.array([lo for lo, _ in state], np.int32), np.array([hi for _, hi in state], np.int32)),
-        "action_id": (np.full(A, -1, np.int32), np.full(A, action_space_size - 1, np.int32)),
-        "action_features": rows(features, A),
-    }
-
-
-def observation_space(num_tiles: int, num_players: int, turn_limit: int, action_mode: str, max_actions: int,
-                      action_space_size: int) -> spaces.Dict:
-    """The ``spaces.Dict`` observation space of one environment (see the module docstring)."""
-    b = observation_bounds(num_tiles, num_players, turn_limit, max_actions, action_space_size)
-    fields = {
-        "map_tokens": spaces.Box(*b["map_tokens"], dtype=np.int32),
-        "state": spaces.Box(*b["state"], dtype=np.int32),
-        "action_mask": spaces.Box(0, 1, (action_space_size if action_mode == "global" else max_actions,), np.int8),
-    }
-    if action_mode == "rows":
-        fields["action_id"] = spaces.Box(*b["action_id"], dtype=np.int32)
-        fields["action_features"] = spaces.Box(*b["action_features"], dtype=np.int32)
-    return spaces.Dict(fields)
-
-
-def flat_encoder(observation_format, map_size: int, num_players: int, turn_limit: int, action_mode: str,
-                 max_actions: int) -> FlatEncoder | None:
-    """The encoder of ``observation_format="flat"`` (None for ``"dict"``); ValueError for another format."""
-    if _choice(observation_format, _OBSERVATION_FORMATS, "observation_format") == "dict":
-        return None
-    return FlatEncoder(map_size, num_players, turn_limit, max_actions if action_mode == "rows" else 0)
-
-
-def check_tile_px(tile_px) -> int:
-    """Validates ``render_tile_px`` (an integer >= 8; ValueError)."""
-    if isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer)) or tile_px < 8:
-        raise ValueError(f"render_tile_px must be an integer >= 8, got {tile_px!r}")
-    return int(tile_px)
-
-
-def load_level_pool(levels) -> tuple[list[str], list[str | None]]:
-    """Expands ``levels`` (a path, a glob, CSV text, or a list of them) into (texts, paths).
-
-    Globs are expanded in sorted order; CSV text has path None. Raises
-    ValueError when an entry matches no file or the pool is empty.
-    """
-    if isinstance(levels, (str, os.PathLike)):
-        levels = [levels]
-    if isinstance(levels, (bytes, bytearray)) or not isinstance(levels, Sequence):
-        raise ValueError(f"levels must be a path, a glob, CSV text or a list of them, got {type(levels).__name__}")
-    texts, paths = [], []
-    for entry in levels:
-        if isinstance(entry, os.PathLike):
-            entry = os.fspath(entry)
-        if not isinstance(entry, str):
-            raise ValueError(f"a level must be a path, a glob or CSV text, got {type(entry).__name__}")
-        if "\n" in entry:  # the CSV text itself
-            texts.append(entry)
-            paths.append(None)
-            continue
-        matches = sorted(glob.glob(entry)) if glob.has_magic(entry) else ([entry] if os.path.isfile(entry) else [])
-        if not matches:
-            raise ValueError(f"level pool entry {entry!r} matches no file")
-        for path in matches:
-            texts.append(_read_level(path))
-            paths.append(path)
-    if not texts:
-        raise ValueError("levels is empty: the level pool needs at least one level")
-    return texts, paths
-
-
-def _choice(value, allowed: tuple[str, ...], name: str) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
-
-
-def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, max_actions, level_selection, reward,
-                        invalid_action, invalid_action_penalty, info_mode, render_mode, render_modes) -> None:
-    """Validates the keyword arguments shared by TribesEnv and TribesVectorEnv (ValueError)."""
-    if opponent is not None and not callable(opponent) and not is_bot(opponent):
-        raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', a callable f(game) -> action_id or None, "
-                         f"got {opponent!r}")
-    if opponent is None:
-        if learner_seat != 0:
-            raise ValueError("learner_seat needs an opponent (opponent=None is self-play: the agent plays every seat)")
-    elif learner_seat != "random":
-        if isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)) \
-                or not 0 <= learner_seat < num_players:
-            raise ValueError(f"learner_seat must be 'random' or a seat 0..{num_players - 1}, got {learner_seat!r}")
-    _choice(action_mode, _ACTION_MODES, "action_mode")
-    if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
-        raise ValueError(f"max_actions must be an integer >= 1, got {max_actions!r}")
-    _choice(level_selection, _LEVEL_SELECTIONS, "level_selection")
-    _choice(reward, REWARDS, "reward")
-    _choice(invalid_action, _INVALID, "invalid_action")
-    if isinstance(invalid_action_penalty, bool) or not isinstance(invalid_action_penalty, (int, float, np.number)) \
-            or not np.isfinite(invalid_action_penalty):
-        raise ValueError(f"invalid_action_penalty must be a finite number, got {invalid_action_penalty!r}")
-    _choice(info_mode, _INFO_MODES, "info_mode")
-    if render_mode is not None and render_mode not in render_modes:
-        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, render_modes))}, "
-                         f"got {render_mode!r}")
 
 
 class TribesEnv(gym.Env):
@@ -321,47 +118,44 @@ class TribesEnv(gym.Env):
                  invalid_action_penalty: float = -0.1, info_mode: str = "fast", render_mode: str | None = None,
                  full_observability: bool = False, observation_format: str = "dict", render_tile_px: int = 32):
         super().__init__()
-        self._level_texts, self._level_paths = load_level_pool(levels) if levels is not None else ([], [])
-        self._tribes = resolve_tribes(players, bool(self._level_texts))
         self._options = dict(mode=mode, max_turns=max_turns,
                              full_observability=_v.boolean(full_observability, "full_observability"))
-        if self._level_texts:
-            first = self._make_game(0, 0)
-            for i in range(1, len(self._level_texts)):  # every level is parsed now, so errors come early
-                g = self._make_game(0, i)
-                if (g.map_size, g.num_players) != (first.map_size, first.num_players):
-                    raise ValueError(f"level {self._level_name(i)} is {g.map_size}x{g.map_size} with {g.num_players} "
-                                     f"players, but {self._level_name(0)} is {first.map_size}x{first.map_size} with "
-                                     f"{first.num_players}: all levels must share one size and player count")
-            if map_size is not None and map_size != first.map_size:
-                raise ValueError(f"map_size={map_size!r} but the levels are {first.map_size}x{first.map_size}")
-            game = first
+        rows = check_max_actions(max_actions)
+        self._levels = LevelPool(levels, resolve_tribes(players, True), max_actions=rows, **self._options) \
+            if levels is not None else None
+        self._tribes = resolve_tribes(players, self._levels is not None)
+        if self._levels is not None:
+            d = self._levels.description
+            if map_size is not None and map_size != d.map_size:
+                raise ValueError(f"map_size={map_size!r} but the levels are {d.map_size}x{d.map_size}")
+            game = self._load(0, 0)
         else:
-            game = GameEnv(seed=0, map_size=11 if map_size is None else map_size, players=self._tribes,
-                           **self._options)
-        P = game.num_players
+            d = game_description(map_size=map_size, players=self._tribes, max_actions=rows, **self._options)
+            game = GameEnv(seed=0, map_size=d.map_size, players=self._tribes, **self._options)
+        #: The :class:`polyenv.GameDescription` of every game this environment plays.
+        self.description = d
+        P = d.num_players
         check_common_kwargs(opponent, learner_seat, P, action_mode, max_actions, level_selection, reward,
                             invalid_action, invalid_action_penalty, info_mode, render_mode,
                             self.metadata["render_modes"])
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
-        self.max_actions, self.level_selection, self.reward_mode = int(max_actions), level_selection, reward
+        self.max_actions, self.level_selection, self.reward_mode = rows, level_selection, reward
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
         self.info_mode, self.render_mode = info_mode, render_mode
-        self.map_size, self.num_players = game.map_size, P
-        self.action_space_size = game.action_space_size
-        self.action_space_fingerprint = game.action_space_fingerprint
-        self.turn_limit = game.turn_limit
+        self.map_size, self.num_players = d.map_size, P
+        self.action_space_size = d.action_space_size
+        self.action_space_fingerprint = d.action_space_fingerprint
+        self.turn_limit = d.turn_limit
         self.observation_format = observation_format
         self.render_tile_px = check_tile_px(render_tile_px)
-        self._flat = flat_encoder(observation_format, game.map_size, P, game.turn_limit, action_mode, self.max_actions)
+        self._flat = flat_encoder(observation_format, d, action_mode)
         if self._flat is None:
-            self.observation_space = observation_space(game.num_tiles, P, game.turn_limit, action_mode,
-                                                       self.max_actions, self.action_space_size)
+            self.observation_space = observation_space(d, action_mode)
         else:
             space = self._flat.space(self.action_space_size if action_mode == "global" else self.max_actions)
             self.observation_space = space["observation"] if observation_format == "box" else space
         self.action_space = spaces.Discrete(self.action_space_size if action_mode == "global" else self.max_actions)
-        self._game: GameEnv = game
+        self._gameenv: GameEnv = game
         self._level_index = 0
         self._episode_seed: int | None = None
         self._episodes_since_seed = 0
@@ -370,27 +164,21 @@ class TribesEnv(gym.Env):
         self._needs_reset = True
 
     # ------------------------------------------------------------------ helpers
-    def _level_name(self, i: int) -> str:
-        path = self._level_paths[i]
-        return repr(path) if path is not None else f"#{i} (CSV text)"
-
-    def _make_game(self, seed: int, level_index: int) -> GameEnv:
-        try:
-            return GameEnv(seed=seed, level=self._level_texts[level_index], players=self._tribes, **self._options)
-        except ValueError as e:
-            raise ValueError(f"level {self._level_name(level_index)}: {e}") from None
+    def _load(self, seed: int, level_index: int) -> GameEnv:
+        """A game on level ``level_index`` (the pool has checked every level already)."""
+        return GameEnv(seed=seed, level=self._levels.texts[level_index], players=self._tribes, **self._options)
 
     def _is_learner(self, player: int) -> bool:
         return self.opponent is None or player == self._seat
 
     def _observer(self, actor: int) -> int:
-        g = self._game
+        g = self._gameenv
         if self.opponent is not None:
             return self._seat
         return actor if g.game_over else g.current_player
 
     def _observe(self, observer: int) -> dict:
-        o = self._game.observe(observer, max_actions=self.max_actions)
+        o = self._gameenv.observe(observer, max_actions=self.max_actions)
         count = int(o["legal_action_count"])
         ids = o["action_id"]
         if self.action_mode == "global":
@@ -408,7 +196,7 @@ class TribesEnv(gym.Env):
         return obs
 
     def _info(self, invalid: bool | None = None, opponent_actions: int = 0) -> dict:
-        o, g = self._raw, self._game
+        o, g = self._raw, self._gameenv
         count = int(o["legal_action_count"])
         info = {
             "legal_global_ids_padded": o["action_id"].copy(),
@@ -427,8 +215,8 @@ class TribesEnv(gym.Env):
             info["winner"] = g.winner
         if self.info_mode == "debug":
             info["legal_action_descriptions"] = [g.describe_action(int(a)) for a in o["action_id"][:count]]
-            info["level_path"] = self._level_paths[self._level_index] if self._level_texts else None
-            info["level_index"] = self._level_index if self._level_texts else -1
+            info["level_path"] = self._levels.paths[self._level_index] if self._levels else None
+            info["level_index"] = self._level_index if self._levels else -1
             info["episode_seed"] = self._episode_seed
             info["scores"] = g.scores()
             info["turn"] = g.turn
@@ -437,11 +225,11 @@ class TribesEnv(gym.Env):
 
     def _score_margin(self, player: int) -> int:
         """The player's score minus the best other score (0 unless reward="score_delta")."""
-        return self._game.score_margin(player) if self.reward_mode == "score_delta" else 0
+        return self._gameenv.score_margin(player) if self.reward_mode == "score_delta" else 0
 
     def _play_opponents(self) -> int:
         """Plays every non-learner seat until the learner is to act or the game ends; returns the actions."""
-        g, applied = self._game, 0
+        g, applied = self._gameenv, 0
         while not g.game_over and not self._is_learner(g.current_player):
             if isinstance(self.opponent, str):
                 applied += bots.play_turn(g, self.opponent)
@@ -475,19 +263,19 @@ class TribesEnv(gym.Env):
             self._episodes_since_seed += 1
         if self.learner_seat == "random":
             self._seat = int(self.np_random.integers(self.num_players))
-        if self._level_texts:
-            n = len(self._level_texts)
+        if self._levels:
+            n = len(self._levels)
             index = self._episodes_since_seed % n if self.level_selection == "round_robin" \
                 else int(self.np_random.integers(n))
             if index != self._level_index:
-                self._game, self._level_index = self._make_game(self._episode_seed, index), index
+                self._gameenv, self._level_index = self._load(self._episode_seed, index), index
             else:
-                self._game.reset(self._episode_seed)
+                self._gameenv.reset(self._episode_seed)
         else:
-            self._game.reset(self._episode_seed)
+            self._gameenv.reset(self._episode_seed)
         opponent_actions = self._play_opponents()
         self._needs_reset = False
-        obs = self._observe(self._observer(self._game.current_player))
+        obs = self._observe(self._observer(self._gameenv.current_player))
         return obs, self._info(opponent_actions=opponent_actions)
 
     def _action_id(self, action) -> tuple[int, bool]:
@@ -512,7 +300,7 @@ class TribesEnv(gym.Env):
         if self._needs_reset:
             raise RuntimeError("call reset() before step() (the episode is over or has not started)")
         a, legal = self._action_id(action)
-        g = self._game
+        g = self._gameenv
         actor = g.current_player
         if not legal:
             if self.invalid_action == "raise":
@@ -548,17 +336,17 @@ class TribesEnv(gym.Env):
             gym.logger.warn("You are calling render method without specifying any render mode.")
             return None
         if self.render_mode == "rgb_array":
-            return render_frame(self._game, None, self.render_tile_px)
-        return self._game.render(self.render_mode)
+            return render_frame(self._gameenv, None, self.render_tile_px)
+        return self._gameenv.render(self.render_mode)
 
     @property
     def game(self) -> GameEnv:
         """The :class:`polyenv.GameEnv` being played (replaced on reset when the level changes)."""
-        return self._game
+        return self._gameenv
 
     def describe_action(self, action: int) -> str:
         """A readable description of an action of this action space (a global id or a row)."""
         if self.action_mode == "rows":
             a, legal = self._action_id(action)
-            return self._game.describe_action(a) if legal else f"padding row {int(action)}"
-        return self._game.describe_action(int(action))
+            return self._gameenv.describe_action(a) if legal else f"padding row {int(action)}"
+        return self._gameenv.describe_action(int(action))

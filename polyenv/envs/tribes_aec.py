@@ -77,8 +77,8 @@ ground truth, no fog).
 **Arguments** of ``env()`` / ``raw_env()``: ``players`` (int 2..16, or a list
 of tribes; default 4, or the level's tribes), ``map_size`` (default by player
 count: 11 for 2, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16), ``mode``
-(``"capitals"`` or ``"score"``), ``max_turns``, ``levels`` (a Tribes CSV level,
-path or text, or a list of them with the same board size and player count;
+(``"capitals"`` or ``"score"``), ``max_turns``, ``levels`` (a Tribes CSV level:
+a path, a glob or the text, or a list of them with the same board size and player count;
 ``reset(seed)`` plays ``levels[seed % len(levels)]``), ``full_observability``,
 ``max_cycles``, ``render_mode``, ``action_mode`` (``"global"`` or ``"rows"``),
 ``max_actions`` (rows, and the width of ``info_legal_actions``; default 512),
@@ -88,7 +88,6 @@ path or text, or a list of them with the same board size and player count;
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import gymnasium
@@ -99,12 +98,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _validate as _v
+from .._levels import LevelPool
 from .._names import DEFAULT_TRIBES, resolve_tribes
+from ..description import GameDescription, game_description
 from ..flat import FlatEncoder
+from ..game_env import GameEnv
 from ..render import render_frame
-from .gym_env import _ACTION_MODES, _OBSERVATION_FORMATS, _choice, check_tile_px, observation_bounds
-from ..game_env import GameEnv, _read_level
 from . import default_map_size
+from .options import ACTION_MODES, OBSERVATION_FORMATS, check_max_actions, check_tile_px, choice
+from .spaces import description_bounds
 
 __all__ = ["env", "raw_env", "DEFAULT_TRIBES", "default_map_size"]
 
@@ -127,11 +129,12 @@ def env(**kwargs) -> AECEnv:
     return e
 
 
-def _token_bounds(rows: int) -> tuple[np.ndarray, np.ndarray]:
+def _token_bounds(d: GameDescription) -> tuple[np.ndarray, np.ndarray]:
     # -1 marks none/unknown in every column; population and production of own cities can be negative.
-    low = np.full((rows, 23), -1, dtype=np.int32)
-    low[:, [10, 12]] = _INT32.min
-    return low, np.full((rows, 23), _INT32.max, dtype=np.int32)
+    columns = len(d.map_token_features)
+    low = np.full((d.num_tiles, columns), -1, dtype=np.int32)
+    low[:, [d.map_token_columns["city_population"], d.map_token_columns["city_production"]]] = _INT32.min
+    return low, np.full((d.num_tiles, columns), _INT32.max, dtype=np.int32)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -144,7 +147,7 @@ class raw_env(AECEnv, EzPickle):
         map_size: board side N for generated maps (None: ``default_map_size``).
         mode: ``"capitals"`` or ``"score"``.
         max_turns: the round after which the game ends by score (None: the mode's).
-        levels: a Tribes CSV level (path or text) or a list of them.
+        levels: a Tribes CSV level (a path, a glob or the text) or a list of them.
         full_observability: play without fog of war.
         max_cycles: truncate after this many rounds since reset (None: never).
         render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
@@ -168,10 +171,9 @@ class raw_env(AECEnv, EzPickle):
                           render_mode, action_mode, max_actions, observation_format, info_legal_actions,
                           render_tile_px)
         super().__init__()
-        _choice(action_mode, _ACTION_MODES, "action_mode")
-        _choice(observation_format, _OBSERVATION_FORMATS, "observation_format")
-        if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
-            raise ValueError(f"max_actions must be an integer >= 1, got {max_actions!r}")
+        choice(action_mode, ACTION_MODES, "action_mode")
+        choice(observation_format, OBSERVATION_FORMATS, "observation_format")
+        check_max_actions(max_actions)
         if not isinstance(info_legal_actions, (bool, np.bool_)):
             raise ValueError(f"info_legal_actions must be a bool, got {info_legal_actions!r}")
         self.action_mode, self.observation_format = action_mode, observation_format
@@ -186,35 +188,36 @@ class raw_env(AECEnv, EzPickle):
         self.max_cycles = None if max_cycles is None else int(max_cycles)
         self._options = dict(mode=mode, max_turns=max_turns,
                              full_observability=_v.boolean(full_observability, "full_observability"))
-        self._levels = self._load_levels(levels)
-        self._tribes = resolve_tribes(players, bool(self._levels), default_count=4)
+        self._levels = LevelPool(levels, resolve_tribes(players, True), max_actions=self.max_actions,
+                                 **self._options) if levels is not None else None
+        self._tribes = resolve_tribes(players, self._levels is not None, default_count=4)
+        if self._levels is not None:
+            d = self._levels.description
+        else:
+            size = default_map_size(len(self._tribes)) if map_size is None else map_size
+            d = game_description(map_size=size, players=self._tribes, max_actions=self.max_actions, **self._options)
+        #: The :class:`polyenv.GameDescription` of every game this environment plays.
+        self.description = d
         self._next_seed: int | None = None
         self._level_index = 0
         self._restored = False
-        self._game = self._new_game(seed=0, level_index=0, map_size=map_size)
-        self._core = self._game._game  # the native game behind GameEnv (hot path: no wrapper calls)
-        self._map_size = self._game.map_size
-        P, T, A = self._game.num_players, self._game.num_tiles, self._game.action_space_size
-        if self._levels:
-            for i in range(1, len(self._levels)):
-                other = self._new_game(seed=0, level_index=i, map_size=None)
-                if (other.map_size, other.num_players) != (self._map_size, P):
-                    raise ValueError("all levels must have the same board size and number of players")
+        self._gameenv = self._build(seed=0, level_index=0)
+        self._core = self._gameenv.native  # the native game behind GameEnv (hot path: no wrapper calls)
+        self._map_size = d.map_size
+        P, A = d.num_players, d.action_space_size
         self._num_players = P
         self.possible_agents = [f"player_{i}" for i in range(P)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         rows = self.max_actions if action_mode == "rows" else 0
-        self._flat = FlatEncoder(self._map_size, P, self._game.turn_limit, rows) \
-            if observation_format != "dict" else None
+        self._flat = FlatEncoder(self._map_size, P, d.turn_limit, rows) if observation_format != "dict" else None
         n = A if action_mode == "global" else self.max_actions
         # One space object per agent (PettingZoo seeds them separately).
-        bounds = observation_bounds(T, P, self._game.turn_limit, self.max_actions, A)
-        self.observation_spaces = {a: self._flat_space(n) if self._flat else _observation_space(T, n, rows, bounds)
+        self.observation_spaces = {a: self._flat_space(n) if self._flat else _observation_space(d, n, rows)
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rows: dict | None = None  # rows mode: the selected agent's GameEnv.observe (computed on demand)
-        self.state_space = spaces.Box(*_token_bounds(T), dtype=np.int32)
-        self._capture_ids = frozenset(self._game.action_id("capture", source=t) for t in range(T))
+        self.state_space = spaces.Box(*_token_bounds(d), dtype=np.int32)
+        self._eliminated = 0  # the engine's eliminated_mask as of the last sync
         self._legal, self._legal_intp = _EMPTY_IDS, None
         self._num_actions = A
         self._rewards_dirty = False
@@ -225,23 +228,10 @@ class raw_env(AECEnv, EzPickle):
         self._loser_reward = -1.0 / (P - 1) if P > 1 else 0.0
 
     # ------------------------------------------------------------------ construction helpers
-    @staticmethod
-    def _load_levels(levels) -> list[str]:
-        if levels is None:
-            return []
-        if isinstance(levels, (str, os.PathLike)):
-            levels = [levels]
-        texts = [_read_level(level) for level in levels]
-        if not texts:
-            raise ValueError("levels must name at least one level")
-        return texts
-
-
-    def _new_game(self, seed: int, level_index: int, map_size) -> GameEnv:
-        if self._levels:
-            return GameEnv(seed=seed, level=self._levels[level_index], players=self._tribes, **self._options)
-        size = default_map_size(len(self._tribes)) if map_size is None else map_size
-        return GameEnv(seed=seed, map_size=size, players=self._tribes, **self._options)
+    def _build(self, seed: int, level_index: int) -> GameEnv:
+        if self._levels is not None:
+            return GameEnv(seed=seed, level=self._levels.texts[level_index], players=self._tribes, **self._options)
+        return GameEnv(seed=seed, map_size=self.description.map_size, players=self._tribes, **self._options)
 
     # ------------------------------------------------------------------ PettingZoo API
     def observation_space(self, agent: str) -> spaces.Space:
@@ -262,13 +252,13 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
         seed = int(seed) % 2**64
         self._next_seed = (seed + 1) % 2**64
-        index = seed % len(self._levels) if len(self._levels) > 1 else 0
+        index = seed % len(self._levels) if self._levels is not None and len(self._levels) > 1 else 0
         if index != self._level_index or self._restored:
-            self._game, self._level_index = self._new_game(seed, index, self._map_size), index
-            self._core, self._restored = self._game._game, False
+            self._gameenv, self._level_index = self._build(seed, index), index
+            self._core, self._restored = self._gameenv.native, False
         else:
-            self._game.reset(seed)
-        self._start_turn = self._game.turn
+            self._gameenv.reset(seed)
+        self._start_turn = self._gameenv.turn
         self._start_agents(self.possible_agents[:])
 
     def _start_agents(self, agents: list) -> None:
@@ -281,7 +271,8 @@ class raw_env(AECEnv, EzPickle):
         self.infos = {a: self._info(_EMPTY_IDS) for a in self.agents}
         self._skip_agent_selection = None
         self._rewards_dirty = False
-        self._sync_after_action(previous=None, maybe_eliminated=False)
+        self._eliminated = 0
+        self._sync_after_action(previous=None)
 
     def observe(self, agent: str) -> dict:
         """``agent``'s fog-of-war view: {"observation": ..., "action_mask"} (see the module doc)."""
@@ -310,7 +301,7 @@ class raw_env(AECEnv, EzPickle):
     def _selected_rows(self) -> dict:
         """The selected agent's ``GameEnv.observe`` with its legal-action rows (cached per position)."""
         if self._rows is None:
-            self._rows = self._game.observe(self._index[self.agent_selection], max_actions=self.max_actions)
+            self._rows = self._gameenv.observe(self._index[self.agent_selection], max_actions=self.max_actions)
         return self._rows
 
     def _observe_rows(self, player: int, acting: bool) -> dict:
@@ -322,7 +313,7 @@ class raw_env(AECEnv, EzPickle):
         else:
             tokens, state = self._core.observe_board(player)
             ids = np.full(self.max_actions, -1, np.int32)
-            features = np.zeros((self.max_actions, 17), np.int32)
+            features = np.zeros((self.max_actions, len(self.description.action_features)), np.int32)
             count, mask = 0, np.zeros(self.max_actions, np.int8)
         if self._flat is not None:
             return self._flat_observation(self._flat.encode(tokens, state, player, features, count), mask)
@@ -374,15 +365,15 @@ class raw_env(AECEnv, EzPickle):
         if self._rewards_dirty:
             self._clear_rewards()
             self._rewards_dirty = False
-        self._sync_after_action(previous=agent, maybe_eliminated=action in self._capture_ids)
+        self._sync_after_action(previous=agent)
         if self._rewards_dirty:
             self._accumulate_rewards()
-        if self.render_mode == "human" and (self.agent_selection != agent or self._game.game_over):
+        if self.render_mode == "human" and (self.agent_selection != agent or self._gameenv.game_over):
             self.render()
 
-    def _sync_after_action(self, previous: str | None, maybe_eliminated: bool) -> None:
+    def _sync_after_action(self, previous: str | None) -> None:
         """Moves rewards, terminations, infos and the selection to the game's new position."""
-        game, core = self._game, self._core
+        game, core = self._gameenv, self._core
         self._rows = None
         if previous is not None:
             self.infos[previous] = self._info(_EMPTY_IDS)
@@ -401,13 +392,11 @@ class raw_env(AECEnv, EzPickle):
             return
         current_index = core.current_player
         current = self.possible_agents[current_index]
-        # Players are eliminated when they lose their last city (a capture). As a safeguard, a turn that
-        # passes over a player we still count as alive (the engine skips eliminated players) checks too.
-        if maybe_eliminated or (current != previous and previous is not None
-                                and current_index != self._next_alive(self._index[previous])):
-            dead = [a for a in self.agents if not self.terminations[a] and not core.player(self._index[a])["alive"]]
-        elif previous is None:
-            dead = [a for a in self.agents if not core.player(self._index[a])["alive"]]
+        # The engine records who is eliminated (lost the last city); a change of the mask names them.
+        eliminated = core.eliminated_mask
+        if eliminated != self._eliminated:
+            self._eliminated = eliminated
+            dead = [a for a in self.agents if not self.terminations[a] and eliminated >> self._index[a] & 1]
         else:
             dead = []
         for a in dead:
@@ -428,17 +417,9 @@ class raw_env(AECEnv, EzPickle):
         if dead:
             self._deads_step_first()
 
-    def _next_alive(self, player: int) -> int:
-        """The next player after ``player`` in turn order that is still in the game and not terminated."""
-        for k in range(1, self._num_players + 1):
-            agent = self.possible_agents[(player + k) % self._num_players]
-            if agent in self.terminations and not self.terminations[agent]:
-                return (player + k) % self._num_players
-        return player
-
     def state(self) -> np.ndarray:
         """The global state: ``full_map_numpy()``, int32 [N*N, 23], no fog (owners relative to the current player)."""
-        return self._game.full_map_numpy()
+        return self._gameenv.full_map_numpy()
 
     def render(self):
         """``"ansi"`` -> str, ``"rgb_array"`` -> uint8 [H, W, 3], ``"human"`` prints the ANSI map (ground truth)."""
@@ -446,11 +427,11 @@ class raw_env(AECEnv, EzPickle):
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
         if self.render_mode == "human":
-            print(self._game.render("ansi"), flush=True)
+            print(self._gameenv.render("ansi"), flush=True)
             return None
         if self.render_mode == "rgb_array":
-            return render_frame(self._game, None, self.render_tile_px)
-        return self._game.render(self.render_mode)
+            return render_frame(self._gameenv, None, self.render_tile_px)
+        return self._gameenv.render(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (the game lives in this process)."""
@@ -459,7 +440,7 @@ class raw_env(AECEnv, EzPickle):
     @property
     def game(self) -> GameEnv:
         """The underlying :class:`polyenv.GameEnv` (replaced by ``reset`` with several levels and ``restore_state``)."""
-        return self._game
+        return self._gameenv
 
     def legal_actions(self) -> np.ndarray:
         """Legal ids of the selected agent, int32 ascending (empty when it is terminated or truncated)."""
@@ -470,15 +451,15 @@ class raw_env(AECEnv, EzPickle):
 
     def describe_action(self, action_id: int) -> str:
         """A readable description of a global action id in the current position."""
-        return self._game.describe_action(action_id)
+        return self._gameenv.describe_action(action_id)
 
     def dense_observation(self, agent: str, max_actions: int | None = None) -> dict:
         """``GameEnv.observe`` for ``agent``: map_tokens, state and (on its turn) the action rows."""
-        return self._game.observe(self._index[agent], max_actions=max_actions)
+        return self._gameenv.observe(self._index[agent], max_actions=max_actions)
 
     def clone_state(self) -> bytes:
         """The game's complete state as bytes (``GameEnv.to_bytes``), for ``restore_state``."""
-        return self._game.to_bytes()
+        return self._gameenv.to_bytes()
 
     def restore_state(self, data: bytes) -> None:
         """Continues from a state saved by ``clone_state`` (same board size and players).
@@ -491,21 +472,24 @@ class raw_env(AECEnv, EzPickle):
         if (restored.map_size, restored.num_players) != (self._map_size, self._num_players):
             raise ValueError(f"state is a {restored.map_size}x{restored.map_size} game of {restored.num_players} "
                              f"players; this env plays {self._map_size}x{self._map_size} with {self._num_players}")
-        restored._config = dict(self._game._config)
-        self._game, self._core, self._restored = restored, restored._game, True
+        game = self._build(0, self._level_index)  # this env's configuration, so reset and pickle keep it
+        game.native.load_bytes(data)
+        self._gameenv, self._core, self._restored = game, game.native, True
         self._start_agents([a for a in self.possible_agents if restored.player(self._index[a])["alive"]])
         self._accumulate_rewards()
 
 
-def _observation_space(tiles: int, actions: int, rows: int, bounds: dict) -> spaces.Dict:
+def _observation_space(d: GameDescription, actions: int, rows: int) -> spaces.Dict:
     """Dict(observation=Dict(map_tokens, state[, action_id, action_features]), action_mask [actions])."""
-    state_low = np.full(11, -1, dtype=np.int32)
-    state_low[7] = _INT32.min  # next-turn income can be negative
+    columns = len(d.state_features)
+    state_low = np.full(columns, -1, dtype=np.int32)
+    state_low[d.state_columns["next_turn_star_income"]] = _INT32.min  # next-turn income can be negative
     fields = {
-        "map_tokens": spaces.Box(*_token_bounds(tiles), dtype=np.int32),
-        "state": spaces.Box(state_low, np.full(11, _INT32.max, dtype=np.int32), dtype=np.int32),
+        "map_tokens": spaces.Box(*_token_bounds(d), dtype=np.int32),
+        "state": spaces.Box(state_low, np.full(columns, _INT32.max, dtype=np.int32), dtype=np.int32),
     }
     if rows:
+        bounds = description_bounds(d)
         fields["action_id"] = spaces.Box(*bounds["action_id"], dtype=np.int32)
         fields["action_features"] = spaces.Box(*bounds["action_features"], dtype=np.int32)
     return spaces.Dict({"observation": spaces.Dict(fields), "action_mask": spaces.Box(0, 1, (actions,), np.int8)})

@@ -51,11 +51,19 @@ from gymnasium.vector.utils import batch_space
 
 from .. import _core
 from .. import _validate as _v
-from ..envs.gym_env import check_common_kwargs, flat_encoder, observation_space, resolve_tribes
-from ..game_env import GameEnv
+from .._names import resolve_tribes
+from ..description import game_description
+from ..envs.options import check_common_kwargs, check_max_actions
+from ..envs.spaces import flat_encoder, observation_space
 from ..vector_env import VectorGameEnv
 
 __all__ = ["TribesVectorEnv", "EnvironmentFinishedError"]
+
+
+# State columns read here (the engine's layout, polyenv.GameDescription.state_columns).
+_STATE = game_description().state_columns
+_TURN, _CURRENT_PLAYER, _WINNER = _STATE["turn"], _STATE["current_player"], _STATE["winner"]
+_END_TURN_ROW = 0  # the canonical legal order starts with End Turn (id 0) whenever it is legal
 
 
 class EnvironmentFinishedError(RuntimeError):
@@ -121,9 +129,11 @@ class TribesVectorEnv(VectorEnv):
         if not isinstance(autoreset, (bool, np.bool_)):
             raise ValueError(f"autoreset must be a bool, got {autoreset!r}")
         tribes = resolve_tribes(players, False)
-        probe = GameEnv(seed=0, map_size=11 if map_size is None else map_size, players=tribes, mode=mode,
-                        max_turns=max_turns, full_observability=full_observability)
-        P = probe.num_players
+        d = game_description(map_size=map_size, players=tribes, mode=mode, max_turns=max_turns,
+                             full_observability=full_observability, max_actions=check_max_actions(max_actions))
+        #: The :class:`polyenv.GameDescription` of every game of this vector env.
+        self.description = d
+        P = d.num_players
         check_common_kwargs(opponent, learner_seat, P, action_mode, max_actions, level_selection, reward,
                             invalid_action, invalid_action_penalty, info_mode, render_mode,
                             self.metadata["render_modes"])
@@ -138,12 +148,12 @@ class TribesVectorEnv(VectorEnv):
         # Gymnasium's vector envs (and wrappers such as TorchRL's GymWrapper) read the mode from the instance.
         self.autoreset_mode = AutoresetMode.SAME_STEP if self.autoreset else AutoresetMode.DISABLED
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-        self.map_size, self.num_players = probe.map_size, P
-        self.action_space_size = probe.action_space_size
-        self.action_space_fingerprint = probe.action_space_fingerprint
-        self.turn_limit = probe.turn_limit
+        self.map_size, self.num_players = d.map_size, P
+        self.action_space_size = d.action_space_size
+        self.action_space_fingerprint = d.action_space_fingerprint
+        self.turn_limit = d.turn_limit
         self._native = VectorGameEnv(
-            num_envs=self.num_envs, seed=seed, map_size=probe.map_size, players=tribes, num_threads=num_threads,
+            num_envs=self.num_envs, seed=seed, map_size=d.map_size, players=tribes, num_threads=num_threads,
             max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
@@ -151,19 +161,17 @@ class TribesVectorEnv(VectorEnv):
             raise ValueError("TribesVectorEnv supports observation_format 'dict' or 'flat' (the 'box' format is for "
                              "single environments; a vector env returns the masks with the observations)")
         self.observation_format = observation_format
-        self._flat = flat_encoder(observation_format, probe.map_size, P, probe.turn_limit, action_mode,
-                                  self.max_actions)
+        self._flat = flat_encoder(observation_format, d, action_mode)
         n = self.action_space_size if action_mode == "global" else self.max_actions
         if self._flat is None:
-            self.single_observation_space = observation_space(probe.num_tiles, P, probe.turn_limit, action_mode,
-                                                              self.max_actions, self.action_space_size)
+            self.single_observation_space = observation_space(d, action_mode)
         else:
             self.single_observation_space = self._flat.space(n)
         self.single_action_space = spaces.Discrete(n)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._rows = np.arange(self.num_envs)
-        self._mask_offsets = (self._rows * self.action_space_size)[:, None]
+        self._mask_offsets = self._rows * self.action_space_size
         self._row_offsets = self._rows * self.max_actions
         self._slots = [] if self.copy else [self._allocate(), self._allocate()]
         self._slot_views: list[tuple[dict, dict] | None] = [None, None]  # copy=False: (obs, infos) per slot
@@ -183,8 +191,8 @@ class TribesVectorEnv(VectorEnv):
         # autoreset=False: the native games still reset in the step that ends them (the next episode waits,
         # unseen); "held" environments show their terminal observation until reset(options={"reset_mask"}).
         self._held = np.zeros(B, dtype=bool)
-        self._terminal_tokens = np.zeros((B, probe.num_tiles, 23), np.int32)
-        self._terminal_state = np.zeros((B, 11), np.int32)
+        self._terminal_tokens = np.zeros((B, d.num_tiles, len(d.map_token_features)), np.int32)
+        self._terminal_state = np.zeros((B, len(d.state_features)), np.int32)
 
     # ------------------------------------------------------------------ native extras
     @property
@@ -291,7 +299,7 @@ class TribesVectorEnv(VectorEnv):
 
     def _observers(self, state: np.ndarray) -> np.ndarray | int:
         """The seat each row is observed by: the learner's, or (self-play) the player to move."""
-        return state[..., 1] if self.opponent is None else self._seat
+        return state[..., _CURRENT_PLAYER] if self.opponent is None else self._seat
 
     def _encode_flat(self, batch: dict, out: np.ndarray | None = None) -> np.ndarray:
         return self._flat.encode(batch["map_tokens"], batch["state"], self._observers(batch["state"]),
@@ -447,7 +455,7 @@ class TribesVectorEnv(VectorEnv):
         if a.min() < 0 or a.max() >= n:
             raise ValueError(f"actions must be in [0, {n}), got values in [{a.min()}, {a.max()}]")
         if self.action_mode == "global":
-            legal = self._obs["action_mask"].reshape(-1)[self._mask_offsets[:, 0] + a].view(bool)
+            legal = self._obs["action_mask"].reshape(-1)[self._mask_offsets + a].view(bool)
             return a.astype(np.int32), legal
         legal = a < self._batch["legal_action_count"]
         ids = self._batch["action_id"].reshape(-1)[self._row_offsets + a]  # padding rows hold -1
@@ -476,7 +484,7 @@ class TribesVectorEnv(VectorEnv):
                                  f"{' ...' if bad.size > 10 else ''}: {np.asarray(actions)[bad[:10]].tolist()}; "
                                  "nothing was stepped")
             if self.invalid_action == "end_turn":
-                ids = np.where(invalid, self._batch["action_id"][:, 0], ids).astype(np.int32)
+                ids = np.where(invalid, self._batch["action_id"][:, _END_TURN_ROW], ids).astype(np.int32)
             else:  # penalty: an id the native step rejects leaves the game unchanged
                 ids = np.where(invalid, -1, ids).astype(np.int32)
         previous = self._batch  # not overwritten by this step (a fresh batch or the other slot)
@@ -495,8 +503,8 @@ class TribesVectorEnv(VectorEnv):
             final_obs = np.full(self.num_envs, None, dtype=object)
             for i in done:
                 final_obs[i] = self._final_observation(batch, int(i))
-            winner = np.where(terminations, batch["final_state"][:, 3], -1)
-            actors = previous["state"][:, 1]  # the seat that acted in each row
+            winner = np.where(terminations, batch["final_state"][:, _WINNER], -1)
+            actors = previous["state"][:, _CURRENT_PLAYER]  # the seat that acted in each row
             infos["final_obs"], infos["_final_obs"] = final_obs, terminations.copy()
             infos["final_info"] = {"winner": winner, "_winner": terminations.copy(),
                                    "is_success": terminations & (winner == actors), "_is_success": terminations.copy(),
@@ -520,8 +528,9 @@ class TribesVectorEnv(VectorEnv):
         tokens, state = self._batch["map_tokens"], self._batch["state"]
         P, n = self.num_players, self.map_size
         if self.render_mode == "rgb_array":
-            return tuple(render_rgb(tokens[i], n, int(state[i, 1]), P) for i in range(self.num_envs))
-        return tuple(render_ansi(tokens[i], n, int(state[i, 1]), P, header=f"env {i}, round {int(state[i, 0])}")
+            return tuple(render_rgb(tokens[i], n, int(state[i, _CURRENT_PLAYER]), P) for i in range(self.num_envs))
+        return tuple(render_ansi(tokens[i], n, int(state[i, _CURRENT_PLAYER]), P,
+                                 header=f"env {i}, round {int(state[i, _TURN])}")
                      for i in range(self.num_envs))
 
     def close_extras(self, **kwargs) -> None:

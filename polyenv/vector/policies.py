@@ -30,31 +30,36 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from .._names import ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, UNIT_TYPES
+from ..description import game_description
 
 __all__ = ["TribesRowsExtractor", "PointerHead", "TribesPointerPolicy", "TribesPointerPPOPolicy"]
 
+# Column indices of the engine's layouts (polyenv.GameDescription).
+_LAYOUT = game_description()
+_T, _S, _F = _LAYOUT.map_token_columns, _LAYOUT.state_columns, _LAYOUT.action_feature_columns
+_CAPITAL = _LAYOUT.city_flags["capital"]
 # Map-token columns embedded as categories: (column, number of values after shifting -1 to 0, shift).
 _TILE_CATEGORIES = (
-    (0, 2, 0),                         # explored
-    (1, len(TERRAINS), 0),             # terrain
-    (2, len(RESOURCES) + 1, 1),        # resource (-1 none)
-    (3, len(BUILDINGS) + 1, 1),        # building
-    (6, 3, 0),                         # territory owner: none / self / other (clipped)
-    (8, 3, 0),                         # city owner
-    (9, 8, 1),                         # city level (-1 none, clipped at 6)
-    (13, 3, 0),                        # unit owner
-    (14, len(UNIT_TYPES) + 1, 1),      # unit type
-    (17, 7, 1),                        # unit status
+    (_T["explored"], 2, 0),
+    (_T["terrain"], len(TERRAINS), 0),
+    (_T["resource"], len(RESOURCES) + 1, 1),          # -1 none
+    (_T["building"], len(BUILDINGS) + 1, 1),
+    (_T["territory_owner"], 3, 0),                    # none / self / other (clipped)
+    (_T["city_owner"], 3, 0),
+    (_T["city_level"], 8, 1),                         # -1 none, clipped at 6
+    (_T["unit_owner"], 3, 0),
+    (_T["unit_type"], len(UNIT_TYPES) + 1, 1),
+    (_T["unit_status"], 7, 1),
 )
 # Action-feature columns embedded as categories.
 _ROW_CATEGORIES = (
-    (0, len(ACTION_KINDS), 0),         # type_id
-    (4, len(TECHS) + 1, 1),            # tech
-    (5, len(BUILDINGS) + 1, 1),        # building
-    (6, 9, 1),                         # spawn type
-    (7, len(LEVEL_UP_REWARDS) + 1, 1),  # level-up reward
-    (8, len(TILE_ACTIONS) + 1, 1),     # tile action
-    (9, len(UNIT_TYPES) + 1, 1),       # unit upgrade
+    (_F["type_id"], len(ACTION_KINDS), 0),
+    (_F["tech"], len(TECHS) + 1, 1),
+    (_F["building"], len(BUILDINGS) + 1, 1),
+    (_F["spawn_type"], 9, 1),
+    (_F["upgrade"], len(LEVEL_UP_REWARDS) + 1, 1),
+    (_F["tile_action"], len(TILE_ACTIONS) + 1, 1),
+    (_F["unit_upgrade"], len(UNIT_TYPES) + 1, 1),
 )
 _DECLARE_WAR, _SEND_STARS = ACTION_KINDS.index("declare_war"), ACTION_KINDS.index("send_stars")
 
@@ -112,19 +117,23 @@ class TribesRowsExtractor(BaseFeaturesExtractor):
         feats, valid = obs["action_features"], obs["action_mask"]  # [B, A, 17], [B, A]
         # Categories are clamped: owners become none / self / any other, city levels stop at 6.
         tiles = self.tile_embeddings(tokens)
-        numeric = torch.stack([tokens[..., 5], tokens[..., 15].clamp(min=0) / 20, tokens[..., 11] % 2,
-                               tokens[..., 4] / 5], -1)      # road, unit hp, capital flag, temple level
+        numeric = torch.stack([tokens[..., _T["road"]], tokens[..., _T["unit_hp"]].clamp(min=0) / 20,
+                               tokens[..., _T["city_flags"]] % (2 * _CAPITAL),  # the capital bit (the lowest)
+                               tokens[..., _T["building_level"]] / 5], -1)
         tiles = self.tile_mlp(tiles + self.tile_numeric(numeric))  # [B, T, tile_dim]
         s = state
-        scalars = torch.stack([s[:, 0] / 50, (s[:, 4] / 20).clamp(max=5), s[:, 5] / 20, s[:, 6] / 10,
-                               (s[:, 7] / 20).clamp(max=5), (s[:, 8] >= 0).float(), s[:, 2], torch.ones_like(s[:, 0])],
-                              -1)
+        scalars = torch.stack([s[:, _S["turn"]] / 50, (s[:, _S["player_stars"]] / 20).clamp(max=5),
+                               s[:, _S["owns_units"]] / 20, s[:, _S["own_cities"]] / 10,
+                               (s[:, _S["next_turn_star_income"]] / 20).clamp(max=5),
+                               (s[:, _S["pending_city_id"]] >= 0).float(), s[:, _S["game_over"]],
+                               torch.ones_like(s[:, _S["turn"]])], -1)
         context = self.context(torch.cat([tiles.mean(1), tiles.amax(1), scalars], -1))  # [B, context_dim]
 
         rows = self.row_embeddings(feats)
-        numeric = torch.stack([feats[..., 11] / 4, (feats[..., 12] / 10).clamp(-2, 5), feats[..., 14],
-                               ((feats[..., 13] - feats[..., 12]) / 20).clamp(-5, 5), valid], -1)
-        kind = feats[..., 0]
+        cost, stars = feats[..., _F["cost_stars"]], feats[..., _F["stars_before"]]
+        numeric = torch.stack([feats[..., _F["population_gain"]] / 4, (cost / 10).clamp(-2, 5),
+                               feats[..., _F["affordable"]], ((stars - cost) / 20).clamp(-5, 5), valid], -1)
+        kind = feats[..., _F["type_id"]]
         on_tile = (kind != _DECLARE_WAR) & (kind != _SEND_STARS)   # target is a tile, not a player
 
         def gather(index: torch.Tensor) -> torch.Tensor:
@@ -132,8 +141,9 @@ class TribesRowsExtractor(BaseFeaturesExtractor):
             i = index.long().clamp(min=0).unsqueeze(-1).expand(-1, -1, tiles.shape[-1])
             return torch.gather(tiles, 1, i) * present
 
-        rows = rows + self.row_numeric(numeric) + self.row_tiles(torch.cat([gather(feats[..., 1]),
-                                                                           gather(feats[..., 2])], -1))
+        rows = rows + self.row_numeric(numeric) + self.row_tiles(torch.cat([gather(feats[..., _F["source_index"]]),
+                                                                           gather(feats[..., _F["target_index"]])],
+                                                                          -1))
         rows = self.row_mlp(rows)                                  # [B, A, row_dim]
         rows = torch.cat([rows, valid.unsqueeze(-1)], -1)
         return torch.cat([context, rows.flatten(1)], 1)

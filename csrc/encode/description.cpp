@@ -1,0 +1,165 @@
+// description.cpp — describe_config / describe_level: the static facts of a game
+// configuration, from the rule tables alone (no GameState is built).
+#include "description.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "../engine/game.hpp"
+#include "layout.hpp"
+
+namespace polyenv {
+
+namespace {
+
+constexpr int32_t kI32Max = std::numeric_limits<int32_t>::max();
+// Storage types of values no rule caps (state.hpp).
+constexpr int32_t kMaxCityLevel = std::numeric_limits<int8_t>::max();  // City::level
+constexpr int32_t kMaxWorkshops = std::numeric_limits<int8_t>::max();  // City::workshops
+constexpr int32_t kPopulationMin = std::numeric_limits<int16_t>::min();  // City::population may be negative
+constexpr int32_t kPopulationMax = std::numeric_limits<int16_t>::max();
+constexpr int32_t kMaxKills = std::numeric_limits<uint8_t>::max();  // Unit::kills
+constexpr int32_t kMaxUnitHp = 40 + kVeteranHpBonus;  // the giant's 40, +5 once for a veteran (§5)
+constexpr int32_t kMaxTempleLevel = 5;                // §9.2
+constexpr int32_t kMaxTechTier = 3;                   // §4
+constexpr int32_t kMaxPopulationGain = 16;            // a bonus building (forge: 2) next to 8 base buildings (§9.2)
+constexpr int32_t kMaxFixedActionCost = 20;           // buildings <= 20, units <= 15, send_stars <= 14
+constexpr int32_t kCityFlagsMax = kTokCapital | kTokWalls | kTokWorkshop | kTokPark | kTokConnected;
+
+}  // namespace
+
+ActionKindLayout action_kind_layout(int kind) {
+  if (kind < 0 || kind >= kNumActionKinds) throw InvalidArgument("action kind " + std::to_string(kind) + " is unknown");
+  switch (kind) {
+    case kEndTurnKind: return {kBlockEndTurn, -1};
+    case kResearchKind: return {kBlockResearch, -1};
+    case kLevelUpKind: return {kBlockLevelUp, -1};
+    case kDeclareWarKind: return {kBlockDeclareWar, -1};
+    case kSendStarsKind: return {kBlockSendStars, -1};
+    case kBuildRoadKind: return {kBlockBuildRoad, -1};
+    case kSpawnKind: return {kBlockSpawn, -1};
+    case kBuildKind: return {kBlockBuild, -1};
+    case kAttackKind:
+    case kConvertKind: return {kBlockAttack, -1};
+    case kMoveKind: return {kBlockMove, -1};
+    default: break;
+  }
+  if (kind >= kGatherKind && kind <= kDestroyKind) return {kBlockTileAction, kind - kGatherKind};
+  return {kBlockUnitSelf, kind - kCaptureKind};
+}
+
+GameDescription describe_config(int map_size, int num_players, int mode, int max_turns, bool full_observability,
+                              int max_actions, bool single_tribe_level) {
+  if (map_size < kMinMapSize || map_size > kMaxMapSize) {
+    throw InvalidArgument("map_size " + std::to_string(map_size) + " is outside [" + std::to_string(kMinMapSize) +
+                          ", " + std::to_string(kMaxMapSize) + "]");
+  }
+  check_player_count(num_players, single_tribe_level);
+  if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
+  if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
+  if (max_turns > kMaxTurnLimit) {
+    throw InvalidArgument("max_turns " + std::to_string(max_turns) + " is above " + std::to_string(kMaxTurnLimit));
+  }
+  if (max_actions < 1) throw InvalidArgument("max_actions must be >= 1, got " + std::to_string(max_actions));
+
+  GameDescription d;
+  const int T = map_size * map_size, P = num_players;
+  d.map_size = map_size;
+  d.num_players = P;
+  d.num_tiles = T;
+  d.mode = mode;
+  d.turn_limit = max_turns >= 0 ? max_turns : mode == kScore ? kScoreTurnLimit : kCapitalsTurnLimit;  // §12.2
+  d.full_observability = full_observability;
+  d.max_actions = max_actions;
+
+  const ActionSpace space(map_size, P);
+  d.action_space_size = space.size();
+  d.action_space_fingerprint = space.fingerprint();
+  for (int b = 0; b < kNumBlocks; ++b) {
+    const int end = b + 1 < kNumBlocks ? space.block_offset(b + 1) : space.size();
+    const bool source = b == kBlockSpawn || b == kBlockUnitSelf || b == kBlockAttack || b == kBlockMove;
+    const bool target = b == kBlockBuildRoad || b == kBlockBuild || b == kBlockTileAction || b == kBlockAttack ||
+                        b == kBlockMove;
+    d.blocks[b] = {kActionBlockNames[b], space.block_offset(b), end - space.block_offset(b), source, target};
+  }
+
+  // A customs house pays 2 per port next to it: at most 8 ports around each tile (§9.2).
+  const int64_t production_max = int64_t(kMaxCityLevel) + kMaxWorkshops + 1 + int64_t(kCustomsHousePerPort) * 8 * T;
+  const int32_t income_max = int32_t(std::min<int64_t>(kI32Max, int64_t(T) * production_max));
+  const int32_t tech_cost_max = kTechBaseCost + kMaxTechTier * T;  // §4: 4 + tier * cities
+
+  // Unexplored tiles and padding rows are zeros, inside every range.
+  d.map_token_ranges = {{
+      {0, 1, "0 unexplored, 1 explored (§6)"},
+      {0, kNumTerrains - 1, "terrain (§1.1)"},
+      {-1, kNumResourceKeys - 1, "resource, -1 none or not yet revealed by tech (§1.2, §4)"},
+      {-1, kNumBuildings - 1, "building, -1 none (§9.2)"},
+      {0, kMaxTempleLevel, "temple level 1..5, else 0 (§9.2)"},
+      {0, 1, "road (§9.4)"},
+      {0, P, "relative owner: 0 none, 1 self, 2.. others (§8.3)"},
+      {-1, T - 1, "tile of the owning city's centre, -1 none or hidden (§8.3)"},
+      {0, P, "relative owner of the city (§8)"},
+      {-1, kMaxCityLevel, "city level, -1 no city; no rule caps it (int8) (§8.1)"},
+      {kPopulationMin, kPopulationMax, "own city's population, may be negative (int16) (§8.1)"},
+      {0, kCityFlagsMax, "city flag bits (capital, walls, workshop, park, connected)"},
+      {kPopulationMin, int32_t(std::min<int64_t>(kI32Max, production_max)),
+       "own city's production: level + workshops + park + customs; a negative population passes through (§3)"},
+      {0, P, "relative owner of the unit (§5)"},
+      {-1, kNumUnitTypes - 1, "unit type, -1 none (§5)"},
+      {-1, kMaxUnitHp, "unit hp <= max hp (§5, §7)"},
+      {-1, kMaxUnitHp, "giant 40, +5 once for a veteran (§5)"},
+      {-1, int32_t(kUnitStatusNames.size()) - 1, "unit status, -1 none (§11)"},
+      {0, kTokVeteran, "unit flag bits (veteran) (§5)"},
+      {-1, kMaxKills, "own unit's kills (uint8) (§5)"},
+      {-1, kNumUnitTypes - 1, "land unit carried by a boat (§5)"},
+      {-1, kObservedUnitIdMax, "observed unit id 1..2^24 (a 24-bit keyed bijection)"},
+      {-1, T - 1, "own unit's home city centre tile (§8)"},
+  }};
+  d.state_ranges = {{
+      {0, d.turn_limit + 1, "round; the round after the last one ends the game (§12.2)"},
+      {0, P - 1, "player to act (§12.1)"},
+      {0, 1, "game over (§12.2)"},
+      {-1, P - 1, "winner, -1 none (§12.2)"},
+      {0, kI32Max, "observer's stars; no cap (int32) (§3)"},
+      {0, T, "observer's live units, one unit per tile (§5)"},
+      {0, T, "observer's cities (§8)"},
+      {0, income_max, "next turn's star income, clamped at 0 (§3)"},
+      {-1, T - 1, "tile of the city whose level-up is pending (§8.2)"},
+      {-1, kNumRewards - 1, "level-up reward offered (§8.2)"},
+      {-1, kNumRewards - 1, "level-up reward offered (§8.2)"},
+  }};
+  d.action_feature_ranges = {{
+      {0, kNumActionKinds - 1, "action kind (§13)"},
+      {-1, T - 1, "source tile"},
+      {-1, T - 1, "target tile, or relative player 1..P-1 < T"},
+      {-1, T - 1, "city centre tile"},
+      {-1, kNumTechs - 1, "tech (§4)"},
+      {-1, kNumBuildings - 1, "building (§9.2)"},
+      {-1, kNumSpawnable - 1, "spawnable unit type, warrior .. mind bender (§5)"},
+      {-1, kNumRewards - 1, "level-up reward (§8.2)"},
+      {-1, kNumTileActions - 1, "tile action (§9.3)"},
+      {-1, kNumUnitTypes - 1, "unit an upgrade produces (§11)"},
+      {-1, kObservedUnitIdMax, "observed unit id"},
+      {0, kMaxPopulationGain, "population gain (§9.2)"},
+      {-kWhaleStars, std::max(kMaxFixedActionCost, tech_cost_max),
+       "stars: gathering whales pays 10; buildings <= 20, units <= 15, tech 4 + tier * cities (§4, §9)"},
+      {0, kI32Max, "actor's stars; no cap (int32) (§3)"},
+      {0, 1, "affordable"},
+      {-1, 0, "combat previews are off: -1, padding 0"},
+      {-1, 0, "combat previews are off: -1, padding 0"},
+  }};
+  return d;
+}
+
+GameDescription describe_level(std::string_view csv, const std::vector<int8_t>& tribes, int mode, int max_turns,
+                               bool full_observability, int max_actions) {
+  const Level level = parse_level_csv(csv);
+  const bool own = tribes.empty();
+  check_level(level, own ? level.capital_tribes : tribes, own);
+  const int players = int(level.capital_tiles.size());
+  return describe_config(level.size, players, mode, max_turns, full_observability, max_actions,
+                       own && players == 1);
+}
+
+}  // namespace polyenv
