@@ -315,6 +315,7 @@ void capture_city(GameState& s, int slot) {
     lost.connected_cities--;
   }
   c.owner = int8_t(player);
+  mark_acquired(s, city);  // appended to the captor's city list (Tribe.addCity)
   touch_moves(s);  // the whole territory changes hands
   lost.num_cities--;
   s.players[player].num_cities++;
@@ -403,8 +404,8 @@ void examine_ruins(GameState& s, int slot) {
       break;
     }
     case kRuinsPopGrowth: {
-      int city = p.capital_city >= 0 && s.cities[p.capital_city].owner == player ? p.capital_city : -1;
-      for (int i = 0; city < 0 && i < int(s.cities.size()); ++i) if (s.cities[i].owner == player) city = i;
+      int city = p.capital_city >= 0 && s.cities[p.capital_city].owner == player
+                     ? p.capital_city : first_city_of(s, player, [](const City&) { return true; });
       if (city >= 0) add_population(s, city, kPopGrowthAmount);
       break;
     }

@@ -55,6 +55,18 @@ void claim_territory(GameState& s, int city, int radius);
 // Adds population (±5 score and worth per point); clamps at -level.
 void add_population(GameState& s, int city, int delta);
 int city_capacity(const City& c);
+// Marks `city` as its owner's latest acquisition (the end of Tribes' per-tribe city list).
+void mark_acquired(GameState& s, int city);
+// The player's first city in acquisition order (§8.1 "its list") for which `pred` holds, or -1.
+template <class Pred>
+int first_city_of(const GameState& s, int player, Pred pred) {
+  int best = -1;
+  for (int i = 0; i < int(s.cities.size()); ++i) {
+    const City& c = s.cities[i];
+    if (c.owner == player && pred(c) && (best < 0 || c.acquired < s.cities[best].acquired)) best = i;
+  }
+  return best;
+}
 // First city of the current player that can level up, or -1.
 int find_pending_city(const GameState& s);
 
