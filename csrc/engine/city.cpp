@@ -294,7 +294,9 @@ void capture_village(GameState& s, int slot) {
   const int city = create_city(s, player, tile, false);
   reveal_area(s, player, tile, 1);
   rehome_one_unit_to(s, player, city);
-  update_trade_network(s, player);
+  // The new territory can cut another tribe's road through neutral tiles (Tribes' Board.capture recomputes
+  // every tribe's network).
+  update_all_trade_networks(s);
 }
 
 void capture_city(GameState& s, int slot) {

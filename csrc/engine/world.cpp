@@ -326,4 +326,8 @@ void update_trade_network(GameState& s, int player) {
   if (connected >= kBazaarConnectedCities) make_monument_available(s, player, kGrandBazaar);
 }
 
+void update_all_trade_networks(GameState& s) {
+  for (int i = 0; i < s.num_players; ++i) if (s.players[i].alive) update_trade_network(s, i);
+}
+
 }  // namespace polyenv

@@ -89,5 +89,8 @@ void refresh_road_links(GameState& s, int tile);
 
 // ---- trade network (§9.4): recomputes connections, applies population.
 void update_trade_network(GameState& s, int player);
+// Every living tribe's network, in tribe order (Tribes' TradeNetwork.computeTradeNetwork after a change that
+// can touch any tribe's network: a road, a new city's territory).
+void update_all_trade_networks(GameState& s);
 
 }  // namespace polyenv
