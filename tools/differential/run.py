@@ -176,6 +176,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", type=int, nargs="*", help="play only these game numbers of the run (to reproduce)")
     ap.add_argument("--java-heap", default="384m", help="maximum Java heap per JVM (-Xmx)")
     args = ap.parse_args(argv)
+    import signal
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in the background
 
     paths = build(args.tribes)
     numbers = args.only if args.only else range(args.games)
