@@ -130,7 +130,7 @@ class _Games:
         if args.levels or g % 3 == 0 and self.fixed:
             name, csv = self.fixed[(g // (1 if args.levels else 3)) % len(self.fixed)]
         else:
-            np_ = self.players[g % len(self.players)]
+            np_ = self.players[(g // 2) % len(self.players)]  # independent of the mode (g % 2)
             name, csv = f"generated:seed={seed},players={np_}", levels.generated_csv(seed, np_)
         path = os.path.join(self.tmp, "level.csv")
         Path(path).write_text(csv)
