@@ -106,3 +106,40 @@ def test_forced_ruins_outcome_is_imposed_once_and_validated():
     g._game._test_force_ruins(1, 0)  # research: climbing
     g.step(g.action_id("examine", source=(4, 4)))
     assert "climbing" in g.player(0)["techs"]
+
+
+def _tribe(score, cities, stars=0, techs=0):
+    return {"score": score, "cities": cities, "stars": stars, "techs": techs, "result": "INCOMPLETE"}
+
+
+def test_eliminated_winner_is_classified_only_in_its_exact_case():
+    # Deliberate (README "The game", RULES §12.2 ranking): polyenv ranks an eliminated tribe below every
+    # surviving one. Only that case is classified; any other winner difference stays unexplained.
+    known = pytest.importorskip("tools.differential.known")
+    before = {"tribes": [_tribe(900, 0), _tribe(500, 2), _tribe(400, 1)]}
+    end = ("end_turn", -1, -1, None, 0)
+
+    def cat(java, poly, act=end, field="winner"):
+        return known.classify({"field": field, "java": java, "polyenv": poly}, before, act, False)
+
+    assert cat(0, 1) == known.DELIBERATE_ELIMINATED_RANK
+    assert cat(0, 2).startswith("unexplained")  # polyenv's winner is not the top survivor
+    assert cat(1, 2).startswith("unexplained")  # Java's winner survived
+    assert cat(0, 1, act=("move", 3, 4, None, 0)).startswith("unexplained")
+    assert cat(0, 1, field="player[0].score").startswith("unexplained")
+    before["tribes"][0]["score"] = 450  # the eliminated tribe was not first by score: Java would not pick it
+    assert cat(0, 1).startswith("unexplained")
+
+
+def test_ruins_giant_found_when_the_examiner_is_a_giant():
+    # RULES §11 ruins Giant: a Giant appears on the tile and the examiner is pushed; a Giant examiner looks
+    # like the new Giant, so the outcome is read from the unit count.
+    run = pytest.importorskip("tools.differential.run")
+    tribe = {"techs": 1, "stars": 4}
+    giant = [206, 3, 10, 40, 40, 0, 0, 0, -1, -1]
+    before = {"tribes": [tribe] * 4, "cities": [], "units": [giant]}
+    after = {"tribes": [tribe] * 4, "cities": [],
+             "units": [giant[:5] + [3] + giant[6:], [207, 3, 10, 40, 40, 3] + giant[6:]]}
+    assert run.ruins_outcome(before, after, 206, 3) == ("giant", -1)
+    same = {"tribes": [tribe] * 4, "cities": [], "units": [giant[:5] + [3] + giant[6:]]}
+    assert run.ruins_outcome(before, same, 206, 3) == ("explorer", -1)

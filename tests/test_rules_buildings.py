@@ -966,6 +966,29 @@ def test_connection_made_on_another_tribes_turn_gives_the_city_nothing():
     assert pop(env, city) == pcity
 
 
+def test_village_captured_by_another_tribe_cuts_a_road_through_its_new_territory():
+    # RULES §9.4: network road tiles are "neutral or in its own territory"; §3: "disconnecting reverses both"
+    # (the city's +1 and the capital's +1). A village captured by another tribe claims the neutral road tile:
+    # the link breaks at once (Tribes' Board.capture recomputes every tribe's network).
+    env = GameEnv.blank(11, (0, 1))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    cap, city, village = T(2, 2), T(2, 6), T(3, 4)
+    env.place_city(1, T(10, 10), capital=True)
+    env.place_city(0, cap, level=10, capital=True)
+    env.place_city(0, city)
+    for y in (3, 4, 5):
+        env.set_road(T(2, y))  # (2,4) is neutral
+    assert env.city_at(city)["connected"]
+    env.set_terrain(village, "village")
+    env.set_current_player(1)
+    env.place_unit(1, "warrior", village)
+    pc, pcity = pop(env, cap), pop(env, city)
+    act(env, "capture", source=village)
+    assert env.tile(T(2, 4))["owner"] == 1
+    assert not env.city_at(city)["connected"] and env.player(0)["connected_cities"] == 0
+    assert (pop(env, cap), pop(env, city)) == (pc - 1, pcity - 1)
+
+
 def test_road_through_enemy_territory_does_not_link():
     # RULES §9.4: "road tiles that are neutral or in its own territory"
     env = GameEnv.blank(11, (0, 1))

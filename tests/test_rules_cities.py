@@ -371,6 +371,44 @@ def test_capturing_an_enemy_city_rehomes_one_unit_to_it():
     assert env.city_at(c)["supported"] == 1 and env.city_at(capital)["supported"] == 0
 
 
+def _captured_low_index_city(env):
+    """Player 1's city at (5,6) is placed before player 0's city at (2,2), then captured by player 0: a lower
+    city index than (2,2), but later in player 0's acquisition order. Returns (captured, held) tiles."""
+    captured, held = at(env, 5, 6), at(env, 2, 2)
+    env.place_city(1, captured)
+    env.place_city(0, held)
+    env.place_unit(0, "warrior", captured)
+    act(env, "capture", source=captured)
+    return captured, held
+
+
+def test_level_up_offers_the_first_city_in_acquisition_order():
+    # RULES §8.1: "While any city can level up, the owner's only legal actions are that city's two choices
+    # (first such city in its list)". A captured city joins the end of the captor's list (Tribes'
+    # Tribe.addCity appends to citiesID), whatever its index on the board.
+    env = duel(11)
+    captured, held = _captured_low_index_city(env)
+    env.set_population(captured, 2)
+    env.set_population(held, 2)
+    assert env.pending_level_up == (held, "workshop", "explorer")
+    act(env, "level_up", arg="workshop")
+    assert env.pending_level_up == (captured, "workshop", "explorer")
+
+
+def test_ruins_pop_growth_without_capital_goes_to_the_first_city_in_acquisition_order():
+    # RULES §8.4: "Losing the capital: ... its ruins population goes to its first city"; §11 Pop Growth
+    # "+3 population in the capital (or the first city)" — the first of its list, so not a city captured later.
+    env = duel(11, p0_city=None)
+    captured, held = _captured_low_index_city(env)
+    ruins = at(env, 8, 2)
+    env.set_resource(ruins, "ruins")
+    env.place_unit(0, "warrior", ruins)
+    before = env.city_at(captured)["population"], env.city_at(held)["population"]
+    env._game._test_force_ruins(2, -1)  # pop growth
+    act(env, "examine", source=ruins)
+    assert (env.city_at(captured)["population"], env.city_at(held)["population"]) == (before[0], before[1] + 3)
+
+
 def test_elimination_when_no_cities_left():
     # RULES §8.4: "A tribe is eliminated (LOSS) only with no cities left; all its units are then removed."
     env = duel(11, p1_city=None)

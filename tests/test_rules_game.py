@@ -155,6 +155,26 @@ def test_ranking_by_score_at_turn_limit():
     assert env.player(1)["result"] == "win" and env.player(0)["result"] == "loss"
 
 
+def test_eliminated_tribe_ranks_below_every_surviving_one():
+    # RULES §12.2: SCORE "Ends early when <= 1 tribe not eliminated", winner = top of the ranking (WIN status,
+    # score, ...); §8.4 an eliminated tribe has LOSS. Deliberate choice (README "The game"): an eliminated tribe
+    # ranks below every surviving one even with the higher score (Tribes' compareTo would rank it by score).
+    env = duel(11, mode="score")
+    end_turn(env)
+    env.set_stars(1, 200)
+    for tech in ("fishing", "climbing", "riding", "hunting", "organization", "farming"):
+        act(env, "research", arg=tech)
+    end_turn(env)
+    cap1 = at(env, 10, 10)
+    env.place_unit(0, "warrior", cap1)
+    act(env, "capture", source=cap1)
+    s = env.scores()
+    assert not env.player(1)["alive"] and s[1] > s[0]
+    end_turn(env)
+    assert env.game_over and env.winner == 0 and env.ranking() == [0, 1]
+    assert env.player(0)["result"] == "win" and env.player(1)["result"] == "loss"
+
+
 # ---------------------------------------------------------------- §2 tribes
 
 TRIBES = [  # RULES §2: key, starting tech (tier), starting unit

@@ -294,7 +294,9 @@ void capture_village(GameState& s, int slot) {
   const int city = create_city(s, player, tile, false);
   reveal_area(s, player, tile, 1);
   rehome_one_unit_to(s, player, city);
-  update_trade_network(s, player);
+  // The new territory can cut another tribe's road through neutral tiles (Tribes' Board.capture recomputes
+  // every tribe's network).
+  update_all_trade_networks(s);
 }
 
 void capture_city(GameState& s, int slot) {
@@ -315,6 +317,7 @@ void capture_city(GameState& s, int slot) {
     lost.connected_cities--;
   }
   c.owner = int8_t(player);
+  mark_acquired(s, city);  // appended to the captor's city list (Tribe.addCity)
   touch_moves(s);  // the whole territory changes hands
   lost.num_cities--;
   s.players[player].num_cities++;
@@ -403,8 +406,8 @@ void examine_ruins(GameState& s, int slot) {
       break;
     }
     case kRuinsPopGrowth: {
-      int city = p.capital_city >= 0 && s.cities[p.capital_city].owner == player ? p.capital_city : -1;
-      for (int i = 0; city < 0 && i < int(s.cities.size()); ++i) if (s.cities[i].owner == player) city = i;
+      int city = p.capital_city >= 0 && s.cities[p.capital_city].owner == player
+                     ? p.capital_city : first_city_of(s, player, [](const City&) { return true; });
       if (city >= 0) add_population(s, city, kPopGrowthAmount);
       break;
     }

@@ -117,8 +117,7 @@ std::string check_invariants(const GameState& s) {
     if (city.population > kMaxSanePopulation || city.level > kMaxSaneLevel) return at("city", c) + "population or level too high";
     // customs_ports can go below 0: a captured pair's bonus is taken back from the new owner's city.
     if (city.workshops < 0 || city.parks < 0 || city.workshops > kMaxSaneLevel || city.parks > kMaxSaneLevel ||
-        city.customs_ports < -kMaxSaneLevel || city.customs_ports > kMaxSaneLevel || !flag(city.connected) || city.flags > 7 ||
-        city.pad[0] || city.pad[1]) {
+        city.customs_ports < -kMaxSaneLevel || city.customs_ports > kMaxSaneLevel || !flag(city.connected) || city.flags > 7) {
       return at("city", c) + "bad counter or flag";
     }
     if (city.worth < -kMaxSaneScore || city.worth > kMaxSaneScore) return at("city", c) + "worth out of range";

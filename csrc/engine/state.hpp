@@ -61,7 +61,7 @@ struct City {
   int8_t parks = 0;
   uint8_t connected = 0;  // linked to its owner's capital by the trade network
   int8_t customs_ports = 0;  // Customs House / Port pairs paying this city (+2 production each)
-  uint8_t pad[2] = {};
+  uint16_t acquired = 0;  // when its owner got it (Tribes' per-tribe city list order: level-up offers, §8.1)
   bool capital() const { return flags & kCityCapital; }
   bool walls() const { return flags & kCityWalls; }
   bool operator==(const City&) const = default;

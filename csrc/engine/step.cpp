@@ -39,8 +39,7 @@ void build_road(GameState& s, int player, int tile) {
   s.players[player].stars -= 2;
   s.tiles[tile].road = 1;
   refresh_road_links(s, tile);
-  // A road on a neutral tile can join any tribe's network.
-  for (int i = 0; i < s.num_players; ++i) if (s.players[i].alive) update_trade_network(s, i);
+  update_all_trade_networks(s);  // a road on a neutral tile can join any tribe's network
 }
 
 void spawn(GameState& s, int tile, int type) {

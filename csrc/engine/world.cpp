@@ -140,6 +140,7 @@ int create_city(GameState& s, int player, int tile, bool capital) {
   c.uid = s.next_uid++;
   c.tile = int16_t(tile);
   c.owner = int8_t(player);
+  mark_acquired(s, idx);
   if (capital) c.flags = kCityCapital | kCityOriginalCapital;
   s.tiles[tile].terrain = kCity;
   s.tiles[tile].resource = kNoResource;
@@ -176,12 +177,14 @@ void add_population(GameState& s, int city, int delta) {
 
 int city_capacity(const City& c) { return c.level + 1; }
 
+void mark_acquired(GameState& s, int city) {
+  uint16_t last = 0;
+  for (const City& c : s.cities) last = std::max(last, c.acquired);
+  s.cities[city].acquired = uint16_t(last + 1);
+}
+
 int find_pending_city(const GameState& s) {
-  for (int i = 0; i < int(s.cities.size()); ++i) {
-    const City& c = s.cities[i];
-    if (c.owner == s.current_player && c.population >= c.level + 1) return i;
-  }
-  return -1;
+  return first_city_of(s, s.current_player, [](const City& c) { return c.population >= c.level + 1; });
 }
 
 // ------------------------------------------------------------------ players
@@ -321,6 +324,10 @@ void update_trade_network(GameState& s, int player) {
   }
   p.connected_cities = int16_t(connected);
   if (connected >= kBazaarConnectedCities) make_monument_available(s, player, kGrandBazaar);
+}
+
+void update_all_trade_networks(GameState& s) {
+  for (int i = 0; i < s.num_players; ++i) if (s.players[i].alive) update_trade_network(s, i);
 }
 
 }  // namespace polyenv

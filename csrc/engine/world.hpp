@@ -55,6 +55,18 @@ void claim_territory(GameState& s, int city, int radius);
 // Adds population (±5 score and worth per point); clamps at -level.
 void add_population(GameState& s, int city, int delta);
 int city_capacity(const City& c);
+// Marks `city` as its owner's latest acquisition (the end of Tribes' per-tribe city list).
+void mark_acquired(GameState& s, int city);
+// The player's first city in acquisition order (§8.1 "its list") for which `pred` holds, or -1.
+template <class Pred>
+int first_city_of(const GameState& s, int player, Pred pred) {
+  int best = -1;
+  for (int i = 0; i < int(s.cities.size()); ++i) {
+    const City& c = s.cities[i];
+    if (c.owner == player && pred(c) && (best < 0 || c.acquired < s.cities[best].acquired)) best = i;
+  }
+  return best;
+}
 // First city of the current player that can level up, or -1.
 int find_pending_city(const GameState& s);
 
@@ -77,5 +89,8 @@ void refresh_road_links(GameState& s, int tile);
 
 // ---- trade network (§9.4): recomputes connections, applies population.
 void update_trade_network(GameState& s, int player);
+// Every living tribe's network, in tribe order (Tribes' TradeNetwork.computeTradeNetwork after a change that
+// can touch any tribe's network: a road, a new city's territory).
+void update_all_trade_networks(GameState& s);
 
 }  // namespace polyenv

@@ -89,10 +89,13 @@ def polyenv_actions(env) -> dict:
     """Neutral form -> action id for every legal action of a polyenv ``GameEnv``."""
     cur, players = env.current_player, env.num_players
     pending = env.pending_level_up
+    game = env._game  # the ids come from legal_actions(): no argument checks needed
     out = {}
     for i in env.legal_actions().tolist():
-        kind = env.describe_action(i).split(" ", 1)[0]
-        out[polyenv_action(env.decode_action(i), kind, cur, players, pending)] = i
+        block, source, target, arg, amount = game.decode_action(i)
+        decoded = dict(block=block, source=source, target=target, arg=arg, amount=amount)
+        kind = game.describe_action(i).split(" ", 1)[0] if block in (3, 4, 10) else None
+        out[polyenv_action(decoded, kind, cur, players, pending)] = i
     return out
 
 
@@ -164,8 +167,9 @@ def polyenv_state(env) -> dict:
         s[pre + "monuments_available"] = tuple(sorted(d["monuments_available"]))
         s[pre + "allegiance"] = tuple(a for q, a in enumerate(d["allegiance"]) if q != p)
     units, cities = [], []
+    game = env._game  # every tile index is in range: no argument checks needed
     for t in range(env.map_size * env.map_size):
-        d = env.tile(t)
+        d = game.tile(t)
         pre = f"tile@{t}."
         s[pre + "terrain"] = d["terrain"]
         s[pre + "resource"] = d["resource"]
@@ -174,12 +178,13 @@ def polyenv_state(env) -> dict:
         # polyenv keeps the flag of a road built on a village that later became a city.
         s[pre + "road"] = d["road"] and d["terrain"] not in ("city", "shallow_water", "deep_water")
         s[pre + "territory"] = -1 if d["city"] is None or d["city"] < 0 else d["city"]
-        u = env.unit_at(t)
+        u = game.unit_at(t)
         if u is not None:
             units.append((t, u))
-        c = env.city_at(t)
-        if c is not None:
-            cities.append((t, c))
+        if d["terrain"] == "city":
+            c = game.city_at(t)
+            if c is not None:
+                cities.append((t, c))
     for t, u in units:
         pre = f"unit@{t}."
         for k in ("owner", "type", "hp", "max_hp", "status", "kills", "veteran", "carried"):
@@ -194,6 +199,8 @@ def polyenv_state(env) -> dict:
 
 def first_difference(a: dict, b: dict) -> tuple | None:
     """(field, java value, polyenv value) of the first differing field, in Java's key order, or None."""
+    if a == b:
+        return None
     for k, v in a.items():
         if b.get(k, "<absent>") != v:
             return (k, v, b.get(k, "<absent>"))

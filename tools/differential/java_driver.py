@@ -75,9 +75,10 @@ def build(tribes: str) -> dict:
 class Driver:
     """One JVM serving many games: ``load`` a level file, then ``step`` by index into the last action list."""
 
-    def __init__(self, paths: dict):
+    def __init__(self, paths: dict, heap: str = "384m"):
         self.proc = subprocess.Popen(
-            ["java", "-Djava.awt.headless=true", "-Xss16m", "-cp", paths["classpath"], "core.game.DiffDriver"],
+            ["java", "-Djava.awt.headless=true", "-Xss16m", f"-Xmx{heap}", "-XX:+UseSerialGC", "-cp", paths["classpath"],
+             "core.game.DiffDriver"],
             cwd=paths["cwd"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def _call(self, line: str) -> dict:

@@ -18,6 +18,7 @@ CITY = 5
 DELIBERATE_TEMPLE_DESTROY = "deliberate: destroying a temple removes its points"
 DELIBERATE_CAPTURE_POINTS = "deliberate: a captured temple or monument moves no extra points"
 DELIBERATE_RUINS_WATER = "deliberate: ruins Battleship on water (10/10 HP, boats never stack)"
+DELIBERATE_ELIMINATED_RANK = "deliberate: an eliminated tribe ranks below every surviving one"
 JAVA_PATHFINDER = "java artefact: pathfinder reach depends on visiting order"
 RANDOM_REHOME = "random event: re-homing after a capture (game stopped)"
 JAVA_CONVERT_DIPLOMACY = "java artefact: Convert updates diplomacy after the unit changed sides"
@@ -100,6 +101,24 @@ def _has_matching_pair(before: dict, city: int) -> bool:
     return False
 
 
+def _eliminated_ranked_first(d: dict, before: dict, act: tuple) -> bool:
+    """The End Turn that ends a game by the ranking (§12.2), where Tribes' winner is a tribe eliminated earlier
+    and polyenv's the surviving tribe Tribes would rank first among the survivors.
+
+    Tribes' TribeResult.compareTo ranks WIN first and then by score, so an eliminated tribe (LOSS) ties with
+    the surviving ones (INCOMPLETE) and can win on score; polyenv ranks it below every surviving tribe."""
+    if act[0] != "end_turn" or d["field"] != "winner":
+        return False
+    jw, pw = d["java"], d["polyenv"]
+    tribes = before["tribes"]
+    if not (isinstance(jw, int) and isinstance(pw, int) and 0 <= jw < len(tribes) and 0 <= pw < len(tribes)):
+        return False
+    surviving = [t for t in tribes if t["cities"] > 0]
+    return tribes[jw]["cities"] == 0 and tribes[pw]["cities"] > 0 \
+        and tribes[jw]["score"] >= max(t["score"] for t in tribes) \
+        and tribes[pw]["score"] >= max(t["score"] for t in surviving)
+
+
 def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -> str:
     """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``."""
     field = d["field"]
@@ -108,6 +127,8 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -
     if act is None:
         return "unexplained: initial state"
     kind, src, tgt = act[0], act[1], act[2]
+    if _eliminated_ranked_first(d, before, act):
+        return DELIBERATE_ELIMINATED_RANK
     if kind == "destroy" and before["building"][tgt] in TEMPLES and _score_field(field):
         return DELIBERATE_TEMPLE_DESTROY
     if kind == "capture" and before["terrain"][src] == CITY and _score_field(field):

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from polyenv import GameEnv  # noqa: E402
 
-from tools.differential import canon  # noqa: E402
+from tools.differential import canon, known  # noqa: E402
 from tools.differential.java_driver import Driver, build  # noqa: E402
 from tools.differential.run import RUINS, ruins_outcome  # noqa: E402
 
@@ -42,6 +42,7 @@ def main(argv=None) -> int:
     env = GameEnv(level=d["csv"], players=None, mode=d["mode"], full_observability=True, auto_end_turn=False,
                   seed=d["seed"])
     moves = [tuple(m) for m in d["actions"]]
+    before = j
     print(f"{d['level']} {d['mode']} seed {d['seed']}: {len(moves)} actions; first difference {d['field']}: "
           f"java={d['java']!r} polyenv={d['polyenv']!r}")
     for k, act in enumerate(moves):
@@ -60,6 +61,18 @@ def main(argv=None) -> int:
                        and args.watch}
             print(f"{k:5d} p{before['active']} t{before['tick']} {act}  " +
                   " ".join(f"{f}={a!r}/{b!r}" for f, (a, b) in watched.items()))
+    js, ps = canon.java_state(j), canon.polyenv_state(env)
+    first = canon.first_difference(js, ps)
+    if first is None:
+        jacts = {canon.java_action(a) for a in j["actions"]}
+        pacts = set(canon.polyenv_actions(env)) if not env.game_over else set()
+        if jacts != pacts:
+            first = ("legal_actions", sorted(map(repr, jacts - pacts))[:5], sorted(map(repr, pacts - jacts))[:5])
+    print("now: " + ("no difference" if first is None else f"first difference {first[0]}: java={first[1]!r} "
+                     f"polyenv={first[2]!r}"))
+    if first is not None and moves:
+        d = {"field": first[0], "java": first[1], "polyenv": first[2]}
+        print("category: " + known.classify(d, before, moves[-1], False))
     drv.close()
     return 0
 

@@ -42,15 +42,16 @@ def ruins_outcome(before: dict, after: dict, tile: int, player: int) -> tuple[st
     new_techs = ta["techs"] & ~tb["techs"]
     if new_techs:
         return "research", (new_techs & -new_techs).bit_length() - 1
-    units = {u[0]: u for u in after["units"]}
-    if tile in units and units[tile][2] in (10, 11) and not any(u[0] == tile and u[2] == units[tile][2]
-                                                                 for u in before["units"]):
-        return "giant", -1
     if ta["stars"] == tb["stars"] + 10:
         return "resources", -1
     pop = {c[0]: c[3] for c in before["cities"]}
     if any(c[1] == player and c[3] == pop.get(c[0], 0) + 3 for c in after["cities"]):
         return "pop_growth", -1
+    # A Giant appears on the tile and pushes the examiner (a Giant examiner too: compare counts, not types).
+    mine = [sum(u[1] == player for u in s["units"]) for s in (before, after)]
+    at = [next((u[1:5] + u[6:9] for u in s["units"] if u[0] == tile), None) for s in (before, after)]
+    if mine[1] > mine[0] or at[1] != at[0]:
+        return "giant", -1
     return "explorer", -1
 
 
@@ -106,6 +107,61 @@ def play(driver: Driver, name: str, csv_path: str, csv: str, mode: str, seed: in
         env.step(pacts[act])
 
 
+class _Games:
+    """Plays game ``g`` of a run (its seed, mode and level follow from ``g`` alone, so any number of worker
+    processes produce the same games). Each process keeps one Java driver."""
+
+    def __init__(self, args, paths: dict):
+        self.args, self.paths = args, paths
+        self.players = (args.players,) if args.players else (2, 4)
+        self.fixed = [(f"file:{p}", Path(p).read_text()) for p in args.levels] if args.levels else \
+            levels.tribes_levels(Path(paths["tree"]), self.players)
+        self.modes = args.modes.split(",")
+        self.driver = None
+        self.tmp = None
+
+    def __call__(self, g: int) -> dict:
+        args = self.args
+        if self.driver is None:
+            self.driver = Driver(self.paths, args.java_heap)
+            self.tmp = tempfile.mkdtemp(prefix="polyenv-diff-")
+        seed = args.seed * 1_000_003 + g
+        mode = self.modes[g % len(self.modes)]
+        if args.levels or g % 3 == 0 and self.fixed:
+            name, csv = self.fixed[(g // (1 if args.levels else 3)) % len(self.fixed)]
+        else:
+            np_ = self.players[(g // 2) % len(self.players)]  # independent of the mode (g % 2)
+            name, csv = f"generated:seed={seed},players={np_}", levels.generated_csv(seed, np_)
+        path = os.path.join(self.tmp, "level.csv")
+        Path(path).write_text(csv)
+        res = play(self.driver, name, path, csv, mode, seed, args.max_actions)
+        res.update(g=g, name=name, mode=mode, seed=seed)
+        if res["difference"] is not None:
+            res["difference"]["csv"] = csv
+        return res
+
+    def close(self) -> None:
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None
+
+
+_WORKER: _Games | None = None
+
+
+def _worker_init(args, paths) -> None:
+    global _WORKER
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent reports on SIGINT and ends the pool
+    _WORKER = _Games(args, paths)
+    import atexit
+    atexit.register(_WORKER.close)
+
+
+def _worker_play(g: int) -> dict:
+    return _WORKER(g)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tribes", required=True, help="git dir or source tree of GAIGResearch/Tribes (270e7e5)")
@@ -116,42 +172,41 @@ def main(argv=None) -> int:
     ap.add_argument("--modes", default="capitals,score")
     ap.add_argument("--max-actions", type=int, default=100_000, help="actions per game at most")
     ap.add_argument("--report", help="write every difference as JSON lines here")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes, each with its own JVM (same games)")
+    ap.add_argument("--only", type=int, nargs="*", help="play only these game numbers of the run (to reproduce)")
+    ap.add_argument("--java-heap", default="384m", help="maximum Java heap per JVM (-Xmx)")
     args = ap.parse_args(argv)
+    import signal
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started in the background
 
     paths = build(args.tribes)
-    players = (args.players,) if args.players else (2, 4)
-    fixed = [(f"file:{p}", Path(p).read_text()) for p in args.levels] if args.levels else \
-        levels.tribes_levels(Path(paths["tree"]), players)
-    modes = args.modes.split(",")
-    driver = Driver(paths)
-    tmp = tempfile.mkdtemp(prefix="polyenv-diff-")
+    numbers = args.only if args.only else range(args.games)
     games = actions = 0
     by_cat: Counter = Counter()
     unexplained = []
     report = open(args.report, "w") if args.report else None
     t0 = time.time()
     interrupted = False
+    local = pool = None
+    if args.jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.get_context("spawn").Pool(args.jobs, _worker_init, (args, paths))
+        results = pool.imap(_worker_play, numbers)  # in game order
+    else:
+        local = _Games(args, paths)
+        results = map(local, numbers)
     try:
-        for g in range(args.games):
-            seed = args.seed * 1_000_003 + g
-            mode = modes[g % len(modes)]
-            if args.levels or g % 3 == 0 and fixed:
-                name, csv = fixed[(g // (1 if args.levels else 3)) % len(fixed)]
-            else:
-                np_ = players[g % len(players)]
-                name, csv = f"generated:seed={seed},players={np_}", levels.generated_csv(seed, np_)
-            path = os.path.join(tmp, "level.csv")
-            Path(path).write_text(csv)
-            res = play(driver, name, path, csv, mode, seed, args.max_actions)
+        for res in results:
+            g, name, mode, seed = res["g"], res["name"], res["mode"], res["seed"]
             games += 1
             actions += res["compared"]
             d = res["difference"]
             if d is not None:
-                d["csv"] = csv
                 cat = d["category"]
                 by_cat[cat] += 1
                 if report:
                     report.write(json.dumps(d) + "\n")
+                    report.flush()
                 if cat.startswith("unexplained"):
                     unexplained.append(d)
                     print(f"UNEXPLAINED game {g} ({name}, {mode}, seed {seed}) after {len(d['actions'])} actions: "
@@ -163,7 +218,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:  # SIGINT: report the games completed so far
         interrupted = True
     finally:
-        driver.close()
+        if pool is not None:
+            pool.terminate() if interrupted else pool.close()
+            pool.join()
+        if local is not None:
+            local.close()
         if report:
             report.close()
     deliberate = sum(n for c, n in by_cat.items() if c.startswith("deliberate"))
