@@ -139,7 +139,9 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -
         # ConvertCommand sets the target's tribe first, so updateAllegiance(-5) and its knock-on act on the
         # converter with itself: nothing changes between the two tribes (RULES §10 says convert -5).
         return JAVA_CONVERT_DIPLOMACY
-    if kind == "build" and _sticky_bonus(before, act) and (field.endswith(".population") or _score_field(field)):
+    if kind == "build" and _sticky_bonus(before, act) \
+            and (field.endswith(".population") or field.endswith(".production") or _score_field(field)):
+        # population and score for Windmill, Sawmill, Forge; production for a Customs House's ports
         return JAVA_STICKY_BONUS
     if kind == "capture" and before["terrain"][src] == CITY and _has_matching_pair(before, src) \
             and (field.endswith(".population") or field.endswith(".production") or _score_field(field)):
