@@ -40,7 +40,7 @@ void build_road(GameState& s, int player, int tile) {
   s.tiles[tile].road = 1;
   refresh_road_links(s, tile);
   // A road on a neutral tile can join any tribe's network.
-  for (int i = 0; i < s.num_players; ++i) if (s.players[i].alive) update_trade_network(s, i);
+  update_networks_after_road(s, tile);
 }
 
 void spawn(GameState& s, int tile, int type) {

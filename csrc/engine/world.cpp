@@ -289,6 +289,16 @@ void linked_ports(const GameState& s, int player, int port, F&& f) {
 }
 }  // namespace
 
+void update_networks_after_road(GameState& s, int tile) {
+  for (int i = 0; i < s.num_players; ++i) {
+    if (!s.players[i].alive || !network_node(s, i, tile)) continue;  // a road another tribe owns: not i's node
+    // A new node joins a network only through a neighbouring node (ports link over water, not roads).
+    bool linked = false;
+    for_each_neighbour(s, tile, [&](int nb) { linked = linked || network_node(s, i, nb); });
+    if (linked) update_trade_network(s, i);
+  }
+}
+
 void update_trade_network(GameState& s, int player) {
   Player& p = s.players[player];
   bool reached[kMaxTiles];

@@ -77,5 +77,8 @@ void refresh_road_links(GameState& s, int tile);
 
 // ---- trade network (§9.4): recomputes connections, applies population.
 void update_trade_network(GameState& s, int player);
+// After a road is built on `tile`: update_trade_network for every living tribe whose
+// network the road can change (it is the tribe's node and touches another one).
+void update_networks_after_road(GameState& s, int tile);
 
 }  // namespace polyenv
