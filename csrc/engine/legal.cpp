@@ -45,6 +45,32 @@ inline uint32_t affordable_techs(const GameState& s, int player) {
   return bits;
 }
 
+// Building bit masks: by required tech, without one, by cost ceiling and by terrain.
+struct BuildingTables {
+  static constexpr int kMaxCost = 20;  // the dearest building (checked below)
+  uint32_t no_tech = 0, monuments = 0;
+  std::array<uint32_t, kNumTechs> by_tech{};
+  std::array<uint32_t, kMaxCost + 1> affordable{};  // buildings costing at most the index
+  std::array<uint32_t, kNumTerrains> by_terrain{};
+};
+constexpr BuildingTables building_tables() {
+  BuildingTables tables;
+  for (int b = 0; b < kNumBuildings; ++b) {
+    const BuildingInfo& info = kBuildings[b];
+    if (info.tech == kNoTech) tables.no_tech |= 1u << b;
+    else tables.by_tech[info.tech] |= 1u << b;
+    if (is_monument(b)) tables.monuments |= 1u << b;
+    for (int c = info.cost; c <= BuildingTables::kMaxCost; ++c) tables.affordable[c] |= 1u << b;
+    for (int t = 0; t < kNumTerrains; ++t) if (info.terrain_mask & (1u << t)) tables.by_terrain[t] |= 1u << b;
+  }
+  return tables;
+}
+inline constexpr BuildingTables kBuildingTables = building_tables();
+static_assert([] {
+  for (const BuildingInfo& info : kBuildings) if (info.cost > BuildingTables::kMaxCost) return false;
+  return true;
+}());
+
 // Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
 inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
   const int w = lo >> 6, b = lo & 63;
@@ -201,18 +227,16 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       if (can_spawn(s, city, type) && !emit(space.spawn(t, type))) return;
     }
   }
-  // Buildings the tribe could afford with its techs, by terrain: a cheap filter before can_build.
-  uint32_t buildable[kNumTerrains] = {};
-  for (int b = 0; b < kNumBuildings; ++b) {
-    const BuildingInfo& info = kBuildings[b];
-    if ((info.tech != kNoTech && !p.has(info.tech)) || p.stars < info.cost) continue;
-    if (is_monument(b) && !(p.monuments_available & (1u << (b - kFirstMonument)))) continue;
-    for (int t = 0; t < kNumTerrains; ++t) if (info.terrain_mask & (1u << t)) buildable[t] |= 1u << b;
-  }
+  // Buildings the tribe could afford with its techs (and, for monuments, has available), then by
+  // terrain: a cheap filter before can_build.
+  uint32_t allowed = kBuildingTables.no_tech;
+  for (uint32_t known = p.techs; known; known &= known - 1) allowed |= kBuildingTables.by_tech[__builtin_ctz(known)];
+  allowed &= p.stars >= BuildingTables::kMaxCost ? ~0u : kBuildingTables.affordable[std::max(p.stars, 0)];
+  allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
   for (int i = 0; i < num_territory; ++i) {
     const Tile& tile = s.tiles[territory[i]];
     if (tile.building != kNoBuilding) continue;
-    for (uint32_t bits = buildable[tile.terrain]; bits; bits &= bits - 1) {
+    for (uint32_t bits = allowed & kBuildingTables.by_terrain[tile.terrain]; bits; bits &= bits - 1) {
       const int b = __builtin_ctz(bits);
       if (can_build(s, territory_city[i], territory[i], b) && !emit(space.build(territory[i], b))) return;
     }
