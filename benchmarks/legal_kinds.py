@@ -6,7 +6,10 @@ ActionKind names). With ``--java DIR`` the Java harness's ``AnchorBench info`` m
 (20 random forward-model games per player count, full observability) and its per-type
 counts (``TYPE ... legal/decision``) are printed beside ours, mapped onto our kind names.
 
-Usage: ``python benchmarks/legal_kinds.py [--games 20] [--java /work/java/tribes-speed | --java-info saved.txt]``
+``--by-building`` also prints the legal Build ids per decision by building type (full observability),
+the breakdown that located the Build / Destroy difference (docs/performance.md).
+
+Usage: ``python benchmarks/legal_kinds.py [--games 20] [--by-building] [--java /work/java/tribes-speed | --java-info saved.txt]``
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ JAVA_KIND = {"BUILD": "build", "BURN_FOREST": "burn_forest", "CLEAR_FOREST": "cl
              "CONVERT": "convert", "DISBAND": "disband", "EXAMINE": "examine", "HEAL_OTHERS": "heal_others",
              "MAKE_VETERAN": "make_veteran", "MOVE": "move", "RECOVER": "recover", "CLIMB_MOUNTAIN": "move",
              "UPGRADE_BOAT": "upgrade", "UPGRADE_SHIP": "upgrade"}
+BUILDINGS = ["farm", "windmill", "lumber_hut", "sawmill", "mine", "forge", "port", "customs_house", "temple",
+             "water_temple", "forest_temple", "mountain_temple", "altar_of_peace", "emperors_tomb", "eye_of_god",
+             "gate_of_power", "grand_bazaar", "park_of_fortune", "tower_of_wisdom"]
 SCENARIOS = {
     2: dict(map_size=11, players=(polyenv.Bardur, polyenv.Imperius)),
     4: dict(map_size=16, players=(polyenv.Bardur, polyenv.Imperius, polyenv.XinXi, polyenv.Oumaji)),
@@ -47,8 +53,9 @@ def block_offsets(map_size: int, players: int) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(sizes)])
 
 
-def count_kinds(players: int, full_obs: bool, games: int) -> tuple[dict, int]:
-    """Total legal ids per kind over every decision of `games` random games, and the decision count."""
+def count_kinds(players: int, full_obs: bool, games: int, by_building: dict | None = None) -> tuple[dict, int]:
+    """Total legal ids per kind over every decision of `games` random games, and the decision count
+    (`by_building`, when given, receives the legal Build ids per building name)."""
     cfg = SCENARIOS[players]
     env = GameEnv(seed=0, full_observability=full_obs, **cfg)
     offsets = block_offsets(cfg["map_size"], players)
@@ -70,6 +77,10 @@ def count_kinds(players: int, full_obs: bool, games: int) -> tuple[dict, int]:
                 totals[TILE_ACTIONS[sub]] += int(np.count_nonzero((legal[blocks == 8] - offsets[8]) % 5 == sub))
             for sub in np.bincount((legal[blocks == 9] - offsets[9]) % 7, minlength=7).nonzero()[0]:
                 totals[UNIT_SELF[sub]] += int(np.count_nonzero((legal[blocks == 9] - offsets[9]) % 7 == sub))
+            if by_building is not None:
+                for a in legal[blocks == 7]:
+                    name = BUILDINGS[env._game.decode_action(int(a))[3]]
+                    by_building[name] = by_building.get(name, 0) + 1
             for a in legal[blocks == 10]:  # attack block: a Mind Bender's entry is a conversion
                 source = env._game.decode_action(int(a))[1]
                 totals["convert" if env._game.unit_at(source)["type"] == "mind_bender" else "attack"] += 1
@@ -99,13 +110,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="random games per configuration (default 20)")
     parser.add_argument("--java", type=Path, default=None, help="built tribes-speed harness directory")
+    parser.add_argument("--by-building", action="store_true", help="also print Build ids by building type")
     parser.add_argument("--java-info", type=Path, default=None, help="saved output of AnchorBench info instead")
     args = parser.parse_args()
     java = java_kinds(args.java, args.java_info) if (args.java or args.java_info) else {}
     for players in SCENARIOS:
         columns = {}
+        buildings: dict = {}
         for full_obs in (True, False):
-            totals, decisions = count_kinds(players, full_obs, args.games)
+            want = buildings if (args.by_building and full_obs) else None
+            totals, decisions = count_kinds(players, full_obs, args.games, want)
+            if want is not None:
+                by_building = {k: v / decisions for k, v in want.items()}
             columns["full" if full_obs else "fog"] = {k: v / decisions for k, v in totals.items()}
             columns["full" if full_obs else "fog"]["total"] = sum(totals.values()) / decisions
         if players in java:
@@ -117,6 +133,11 @@ def main() -> None:
             values = [columns[name].get(kind, 0.0) for name in columns]
             if any(v > 0 for v in values):
                 print(f"{kind:<14}" + "".join(f"{v:>10.3f}" for v in values))
+        if args.by_building:
+            print("legal Build ids per decision by building (full observability)")
+            for name in BUILDINGS:
+                if by_building.get(name, 0) > 0:
+                    print(f"  {name:<16}{by_building[name]:>8.3f}")
 
 
 if __name__ == "__main__":

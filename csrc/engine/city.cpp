@@ -207,7 +207,9 @@ void apply_level_up(GameState& s, int option) {
   City& c = s.cities[city];
   const int player = c.owner;
   c.population = int16_t(c.population - (c.level + 1));  // consumed, no score change
+  const int scan_radius = city_scan_radius(c);
   c.level++;
+  if (city_scan_radius(c) != scan_radius) touch_moves(s);  // the territory the city acts on changes
   const int level = c.level;
   add_city_worth(s, city, level_up_score(level));
   const LevelUpReward reward = option == 0 ? reward_a(level) : reward_b(level);

@@ -59,6 +59,18 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
 // A new game: generated level for cfg (map_size, tribes), seeded.
 void new_game(GameState& s, const GameConfig& cfg, uint64_t seed);
 
+// What the legal list reads of the acting tribe's cities and territory, and the
+// tiles where it could build a road (given Roads and 2 stars), for one move epoch
+// and player: everything these depend on (cities, borders, terrain, roads, other
+// tribes' units, what the tribe sees) renews the epoch (world.hpp, touch_moves).
+struct TileScan {
+  uint64_t epoch = 0;
+  int player = -1;
+  int num_cities = 0, num_territory = 0;
+  int num_roads = -1;  // -1: not scanned in this epoch yet
+  std::vector<int16_t> city_tiles, territory, territory_city, road_tiles;
+};
+
 // Remembers each unit's reachable tiles between enumerations. A cached reach is
 // reused while the unit's id, tile and the state's move_epoch are unchanged
 // (the epoch is process-unique, so one cache may serve any state). Owned by a
@@ -74,6 +86,7 @@ struct MoveCache {
   std::vector<Entry> entries;  // by unit slot
   std::vector<int16_t> pool;   // reach lists, bump-allocated; cleared when full
   uint32_t used = 0;
+  TileScan scan;  // territory and road candidates (legal_actions)
 };
 
 // Writes the legal ids of the current player in ascending (canonical) order,

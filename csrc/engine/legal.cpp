@@ -45,6 +45,32 @@ inline uint32_t affordable_techs(const GameState& s, int player) {
   return bits;
 }
 
+// Building bit masks: by required tech, without one, by cost ceiling and by terrain.
+struct BuildingTables {
+  static constexpr int kMaxCost = 20;  // the dearest building (checked below)
+  uint32_t no_tech = 0, monuments = 0;
+  std::array<uint32_t, kNumTechs> by_tech{};
+  std::array<uint32_t, kMaxCost + 1> affordable{};  // buildings costing at most the index
+  std::array<uint32_t, kNumTerrains> by_terrain{};
+};
+constexpr BuildingTables building_tables() {
+  BuildingTables tables;
+  for (int b = 0; b < kNumBuildings; ++b) {
+    const BuildingInfo& info = kBuildings[b];
+    if (info.tech == kNoTech) tables.no_tech |= 1u << b;
+    else tables.by_tech[info.tech] |= 1u << b;
+    if (is_monument(b)) tables.monuments |= 1u << b;
+    for (int c = info.cost; c <= BuildingTables::kMaxCost; ++c) tables.affordable[c] |= 1u << b;
+    for (int t = 0; t < kNumTerrains; ++t) if (info.terrain_mask & (1u << t)) tables.by_terrain[t] |= 1u << b;
+  }
+  return tables;
+}
+inline constexpr BuildingTables kBuildingTables = building_tables();
+static_assert([] {
+  for (const BuildingInfo& info : kBuildings) if (info.cost > BuildingTables::kMaxCost) return false;
+  return true;
+}());
+
 // Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
 inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
   const int w = lo >> 6, b = lo & 63;
@@ -97,6 +123,51 @@ int unit_reach(const GameState& s, int slot, MoveContext& moves, bool& moves_rea
   return e.count;
 }
 
+// The acting tribe's cities and territory in ascending tile order, and (on demand)
+// the tiles where it could build a road given the tech and the stars.
+void scan_territory(const GameState& s, int player, TileScan& scan) {
+  scan.epoch = s.move_epoch;
+  scan.player = player;
+  scan.num_cities = scan.num_territory = 0;
+  scan.num_roads = -1;
+  if (int(scan.territory.size()) < s.num_tiles) {
+    scan.city_tiles.resize(size_t(s.num_tiles));
+    scan.territory.resize(size_t(s.num_tiles));
+    scan.territory_city.resize(size_t(s.num_tiles));
+    scan.road_tiles.resize(size_t(s.num_tiles));
+  }
+  uint64_t in_territory[kMaxTiles / 64 + 1];
+  const int words = s.explored_words();
+  std::fill(in_territory, in_territory + words, uint64_t(0));
+  for (int ci = 0; ci < int(s.cities.size()); ++ci) {
+    const City& c = s.cities[ci];
+    if (c.owner != player) continue;
+    scan.city_tiles[size_t(scan.num_cities++)] = c.tile;
+    for_each_in_radius(s, c.tile, city_scan_radius(c), [&](int t) {
+      if (s.tiles[t].city == ci) in_territory[t >> 6] |= uint64_t(1) << (t & 63);
+    });
+  }
+  sort_small(scan.city_tiles.data(), scan.num_cities);
+  for (int w = 0; w < words; ++w) {
+    for (uint64_t bits = in_territory[w]; bits; bits &= bits - 1) {
+      const int t = w * 64 + __builtin_ctzll(bits);
+      scan.territory[size_t(scan.num_territory)] = int16_t(t);
+      scan.territory_city[size_t(scan.num_territory++)] = s.tiles[t].city;
+    }
+  }
+}
+void scan_road_tiles(const GameState& s, int player, TileScan& scan) {
+  scan.num_roads = 0;
+  for (int t = 0; t < s.num_tiles; ++t) {
+    const Tile& tile = s.tiles[t];
+    if (tile.road || !(tile.terrain == kPlain || tile.terrain == kForest || tile.terrain == kVillage)) continue;
+    if (tile.unit >= 0 && s.units[tile.unit].owner != player) continue;
+    if (tile.city >= 0 && s.cities[tile.city].owner != player) continue;
+    // The filters above and this test are can_build_road's conditions but the tech and the stars, inlined.
+    if (sees_tile(s, player, t)) scan.road_tiles[size_t(scan.num_roads++)] = int16_t(t);
+  }
+}
+
 template <class Emit>
 void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr) {
   if (s.game_over) return;
@@ -125,9 +196,8 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
 
   // The acting tribe's unit tiles, city tiles and territory, in ascending tile
   // order (the id order of every later block), from its units and cities.
-  int16_t unit_tiles[kMaxTiles], city_tiles[kMaxTiles], territory[kMaxTiles];
-  int16_t territory_city[kMaxTiles];
-  int num_units = 0, num_cities = 0, num_territory = 0;
+  int16_t unit_tiles[kMaxTiles];
+  int num_units = 0;
   uint64_t enemy_tiles[kMaxTiles / 64 + 2] = {};  // tiles holding another tribe's unit
   for (const Unit& u : s.units) {
     if (!u.alive()) continue;
@@ -135,37 +205,19 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     else enemy_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
   }
   sort_small(unit_tiles, num_units);
-  {
-    uint64_t in_territory[kMaxTiles / 64 + 1];
-    const int words = s.explored_words();
-    std::fill(in_territory, in_territory + words, uint64_t(0));
-    for (int ci = 0; ci < int(s.cities.size()); ++ci) {
-      const City& c = s.cities[ci];
-      if (c.owner != player) continue;
-      city_tiles[num_cities++] = c.tile;
-      for_each_in_radius(s, c.tile, city_scan_radius(c), [&](int t) {
-        if (s.tiles[t].city == ci) in_territory[t >> 6] |= uint64_t(1) << (t & 63);
-      });
-    }
-    sort_small(city_tiles, num_cities);
-    for (int w = 0; w < words; ++w) {
-      for (uint64_t bits = in_territory[w]; bits; bits &= bits - 1) {
-        const int t = w * 64 + __builtin_ctzll(bits);
-        territory[num_territory] = int16_t(t);
-        territory_city[num_territory++] = s.tiles[t].city;
-      }
-    }
-  }
+  // Cities, territory and road candidates change only with the move epoch (see TileScan).
+  thread_local TileScan scratch;  // callers without a cache: buffers allocated once per thread
+  TileScan& scan = cache ? cache->scan : scratch;
+  const bool fresh_scan = !cache || scan.epoch != s.move_epoch || s.move_epoch == 0 || scan.player != player;
+  if (fresh_scan) scan_territory(s, player, scan);
+  const int num_cities = scan.num_cities, num_territory = scan.num_territory;
+  const int16_t* city_tiles = scan.city_tiles.data();
+  const int16_t* territory = scan.territory.data();
+  const int16_t* territory_city = scan.territory_city.data();
 
   if (p.has(kRoads) && p.stars >= 2) {
-    for (int t = 0; t < s.num_tiles; ++t) {
-      const Tile& tile = s.tiles[t];
-      if (tile.road || !(tile.terrain == kPlain || tile.terrain == kForest || tile.terrain == kVillage)) continue;
-      if (tile.unit >= 0 && s.units[tile.unit].owner != player) continue;
-      if (tile.city >= 0 && s.cities[tile.city].owner != player) continue;
-      // The filters above and this test are can_build_road's conditions, inlined.
-      if (sees_tile(s, player, t) && !emit(space.build_road(t))) return;
-    }
+    if (fresh_scan || scan.num_roads < 0) scan_road_tiles(s, player, scan);
+    for (int i = 0; i < scan.num_roads; ++i) if (!emit(space.build_road(scan.road_tiles[i]))) return;
   }
   for (int i = 0; i < num_cities; ++i) {
     const int t = city_tiles[i], city = s.tiles[t].city;
@@ -175,18 +227,16 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       if (can_spawn(s, city, type) && !emit(space.spawn(t, type))) return;
     }
   }
-  // Buildings the tribe could afford with its techs, by terrain: a cheap filter before can_build.
-  uint32_t buildable[kNumTerrains] = {};
-  for (int b = 0; b < kNumBuildings; ++b) {
-    const BuildingInfo& info = kBuildings[b];
-    if ((info.tech != kNoTech && !p.has(info.tech)) || p.stars < info.cost) continue;
-    if (is_monument(b) && !(p.monuments_available & (1u << (b - kFirstMonument)))) continue;
-    for (int t = 0; t < kNumTerrains; ++t) if (info.terrain_mask & (1u << t)) buildable[t] |= 1u << b;
-  }
+  // Buildings the tribe could afford with its techs (and, for monuments, has available), then by
+  // terrain: a cheap filter before can_build.
+  uint32_t allowed = kBuildingTables.no_tech;
+  for (uint32_t known = p.techs; known; known &= known - 1) allowed |= kBuildingTables.by_tech[__builtin_ctz(known)];
+  allowed &= p.stars >= BuildingTables::kMaxCost ? ~0u : kBuildingTables.affordable[std::max(p.stars, 0)];
+  allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
   for (int i = 0; i < num_territory; ++i) {
     const Tile& tile = s.tiles[territory[i]];
     if (tile.building != kNoBuilding) continue;
-    for (uint32_t bits = buildable[tile.terrain]; bits; bits &= bits - 1) {
+    for (uint32_t bits = allowed & kBuildingTables.by_terrain[tile.terrain]; bits; bits &= bits - 1) {
       const int b = __builtin_ctz(bits);
       if (can_build(s, territory_city[i], territory[i], b) && !emit(space.build(territory[i], b))) return;
     }
@@ -285,6 +335,10 @@ bool only_end_turn(const GameState& s) {
       const int other = (player + rel) % s.num_players;
       if (can_declare_war(s, player, other)) return false;
       if (max_send_stars(s, player) > 0) return false;  // eliminated tribes included (RULES §10)
+    }
+    // A unit that can step onto an empty neighbour has a legal move (no search needed).
+    for (const Unit& u : s.units) {
+      if (u.alive() && u.owner == player && can_move(u) && has_one_step_move(s, u)) return false;
     }
   }
   int count = 0;

@@ -30,6 +30,9 @@ void prepare_moves(const GameState& s, int player, MoveContext& ctx);
 // Writes the tiles the unit in `slot` can reach, in ascending order, including
 // tiles held by its own tribe's units (passable but not destinations).
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
+// True when the unit (of the current player, able to move) can move to an empty
+// neighbour: a witness that reachable_tiles lists a destination, without a search.
+bool has_one_step_move(const GameState& s, const Unit& u);
 // The same list from a plain whole-board search (checking only; legal_actions_reference).
 int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
 // Upper bound of reachable_tiles' output size.

@@ -19,12 +19,13 @@ static_assert(kWindowCells == kMaxReachable);
 
 enum StepClass : uint8_t { kBlocked = 0, kStep = 1, kEndsMove = 2 };
 
-// Classifies a tile for the acting player (§6 table; zone of control turns any step into one that ends the move).
-uint8_t classify(const GameState& s, const MoveContext& ctx, int t) {
+// Classifies a tile for `player` before zone of control (§6 table): bits 0-1 the land
+// class, bits 2-3 the naval class.
+uint8_t terrain_class(const GameState& s, int player, int t) {
   const Tile& tile = s.tiles[t];
   const Unit* other = s.unit_at(t);
-  if (!sees_tile(s, ctx.player, t) || (other && other->owner != ctx.player)) return 0;
-  const Player& p = s.players[ctx.player];
+  if (!sees_tile(s, player, t) || (other && other->owner != player)) return 0;
+  const Player& p = s.players[player];
   int land = kBlocked, naval = kBlocked;
   switch (tile.terrain) {
     case kShallow:
@@ -36,21 +37,29 @@ uint8_t classify(const GameState& s, const MoveContext& ctx, int t) {
     case kForest: land = naval = kEndsMove; break;
     default: land = kStep; naval = kEndsMove; break;  // plain, village, city; boats disembark
   }
-  if (ctx.zoc[t]) {
-    if (land) land = kEndsMove;
-    if (naval) naval = kEndsMove;
-  }
   return uint8_t(land | (naval << 2));
 }
 
-// The class of stepping onto `to` for this unit (Mind Benders never enter enemy cities).
+// The class with zone of control: it turns any step into one that ends the move.
+uint8_t classify(const GameState& s, const MoveContext& ctx, int t) {
+  const uint8_t c = terrain_class(s, ctx.player, t);
+  if (!ctx.zoc[t]) return c;
+  return uint8_t(((c & 3) ? kEndsMove : kBlocked) | (((c >> 2) ? kEndsMove : kBlocked) << 2));
+}
+
+// The unit's class of a tile from its terrain class (Mind Benders never enter enemy cities).
+inline int unit_class(const GameState& s, const Unit& u, uint8_t cls, int to) {
+  if (is_naval(u.type)) return cls >> 2;
+  const int c = cls & 3;
+  if (c && u.type == kMindBender && s.tiles[to].terrain == kCity && s.tile_owner(to) != u.owner) return kBlocked;
+  return c;
+}
+
+// The class of stepping onto `to` for this unit.
 inline int step_class(const GameState& s, const Unit& u, const MoveContext& ctx, int to) {
   uint8_t& memo = ctx.step_class[to];
   if (memo == 0xFF) memo = classify(s, ctx, to);
-  if (is_naval(u.type)) return memo >> 2;
-  const int c = memo & 3;
-  if (c && u.type == kMindBender && s.tiles[to].terrain == kCity && s.tile_owner(to) != u.owner) return kBlocked;
-  return c;
+  return unit_class(s, u, memo, to);
 }
 
 // Without road steps every step costs 1 or "all remaining movement", so the
@@ -98,19 +107,24 @@ int reachable_by_layers(const GameState& s, const Unit& u, const MoveContext& ct
 constexpr int kUnit = 256;
 
 // Cost of a step with `used` movement spent, or -1 (§6 table, road rule and floor test).
-inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, int from, int to, int used, int mov) {
+// `road_from`: a road step may start on `from` (road_step_from).
+inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, bool road_from, int to, int used,
+                     int mov) {
   const int cls = step_class(s, u, ctx, to);
   if (cls == kBlocked) return -1;
   // All remaining movement; MOV itself once more than MOV is spent (Tribes StepMove).
   int cost = cls == kEndsMove ? (used < mov ? mov - used : mov) : kUnit;
   // Zone of control costs all remaining movement, road or not (Tribes sets it after the road discount).
-  if (!ctx.zoc[to] && s.tiles[from].road_link && road_or_city(s.tiles[to])) {
-    const int owner = s.tile_owner(from);
-    if (owner < 0 || owner == u.owner) cost = std::max(kUnit / 2, cost / 2);
-  }
+  if (road_from && !ctx.zoc[to] && road_or_city(s.tiles[to])) cost = std::max(kUnit / 2, cost / 2);
   // floor(used + cost) <= MOV  <=>  used + cost < MOV + 1 (in whole steps)
   if (cost <= 0 || used + cost >= mov + kUnit) return -1;
   return cost;
+}
+// A road step may start on `from`: a road link outside another tribe's territory.
+inline bool road_step_from(const GameState& s, const Unit& u, int from) {
+  if (!s.tiles[from].road_link) return false;
+  const int owner = s.tile_owner(from);
+  return owner < 0 || owner == u.owner;
 }
 
 // The general search for units near road links: Dijkstra over the window (the
@@ -173,10 +187,11 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
     if (c0 != start && is_water(src.terrain) != naval) continue;
     // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
     if (used == mov) continue;
+    const bool road_from = road_step_from(s, u, from);
     for (int k = 0; k < 8; ++k) {
       const int c = c0 + cell_delta[k];
       if (best[c] <= used) continue;  // off the window, or already as cheap
-      const int step = step_cost(s, u, ctx, from, from + tile_delta[k], used, mov);
+      const int step = step_cost(s, u, ctx, road_from, from + tile_delta[k], used, mov);
       if (step < 0) continue;
       if (used + step < best[c]) {
         best[c] = uint16_t(used + step);
@@ -214,6 +229,16 @@ void prepare_moves(const GameState& s, int player, MoveContext& ctx) {
   for (const Unit& u : s.units) {
     if (u.alive() && u.owner != player) for_each_neighbour(s, u.tile, [&](int nb) { ctx.zoc[nb] = 1; });
   }
+}
+
+bool has_one_step_move(const GameState& s, const Unit& u) {
+  // A first step onto a tile that is not blocked always fits (it costs 1 or MOV, both within MOV + 1),
+  // and the start tile is expanded even when the unit is about to embark or disembark.
+  bool found = false;
+  for_each_neighbour(s, u.tile, [&](int nb) {
+    found = found || (s.tiles[nb].unit < 0 && unit_class(s, u, terrain_class(s, u.owner, nb), nb) != kBlocked);
+  });
+  return found;
 }
 
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
@@ -259,7 +284,7 @@ int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& c
     for (int x = s.tile_x(from) - 1; x <= s.tile_x(from) + 1; ++x) {
       for (int y = s.tile_y(from) - 1; y <= s.tile_y(from) + 1; ++y) {
         if (!s.on_board(x, y) || x * n + y == from) continue;
-        const int step = step_cost(s, u, ctx, from, x * n + y, used, mov);
+        const int step = step_cost(s, u, ctx, road_step_from(s, u, from), x * n + y, used, mov);
         if (step >= 0 && used + step < best[x * n + y]) {
           best[x * n + y] = uint16_t(used + step);
           push(x * n + y);

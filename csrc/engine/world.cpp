@@ -273,7 +273,8 @@ template <class F>
 void linked_ports(const GameState& s, int player, int port, F&& f) {
   int16_t queue[kMaxTiles];
   int8_t depth[kMaxTiles];
-  bool seen[kMaxTiles] = {};
+  bool seen[kMaxTiles];
+  std::fill_n(seen, s.num_tiles, false);  // only the board's tiles (a full clear dominated small boards)
   int head = 0, tail = 0;
   queue[tail] = int16_t(port); depth[tail++] = 0; seen[port] = true;
   while (head < tail) {
@@ -291,9 +292,20 @@ void linked_ports(const GameState& s, int player, int port, F&& f) {
 }
 }  // namespace
 
+void update_networks_after_road(GameState& s, int tile) {
+  for (int i = 0; i < s.num_players; ++i) {
+    if (!s.players[i].alive || !network_node(s, i, tile)) continue;  // a road another tribe owns: not i's node
+    // A new node joins a network only through a neighbouring node (ports link over water, not roads).
+    bool linked = false;
+    for_each_neighbour(s, tile, [&](int nb) { linked = linked || network_node(s, i, nb); });
+    if (linked) update_trade_network(s, i);
+  }
+}
+
 void update_trade_network(GameState& s, int player) {
   Player& p = s.players[player];
-  bool reached[kMaxTiles] = {};
+  bool reached[kMaxTiles];
+  std::fill_n(reached, s.num_tiles, false);
   const bool holds_capital = p.capital_city >= 0 && s.cities[p.capital_city].owner == player;
   if (holds_capital) {
     int16_t queue[kMaxTiles];

@@ -92,5 +92,8 @@ void update_trade_network(GameState& s, int player);
 // Every living tribe's network, in tribe order (Tribes' TradeNetwork.computeTradeNetwork after a change that
 // can touch any tribe's network: a road, a new city's territory).
 void update_all_trade_networks(GameState& s);
+// After a road is built on `tile`: update_trade_network for every living tribe whose
+// network the road can change (it is the tribe's node and touches another one).
+void update_networks_after_road(GameState& s, int tile);
 
 }  // namespace polyenv
