@@ -165,7 +165,7 @@ ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_
 
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
-                              MoveCache* cache) {
+                              MoveCache* cache, int zero_from) {
   ActionRows r;
   if (max_actions < 0) max_actions = 0;
   if (!s.game_over && observer == s.current_player) {
@@ -173,13 +173,15 @@ ActionRows encode_action_rows(const GameState& s, int observer, int max_actions,
     r = canonical_action_ids(s, action_id, max_actions, cache);
     encode_listed_rows(s, observer, r.rows, combat_preview, action_id, features, arg_mask, action_mask);
   }
-  // Padding rows: id -1, mask 0, all-zero features and arg mask.
-  const size_t pad = size_t(max_actions - r.rows);
-  if (pad > 0) {
+  // Padding rows: id -1, mask 0 (always written: the seed-000 fields), all-zero
+  // features and arg mask — those only up to zero_from, past which the caller
+  // knows they are still zero (80 of the 85 bytes of a padding row).
+  if (r.rows < max_actions) {
     std::fill(action_id + r.rows, action_id + max_actions, -1);
-    std::memset(features + size_t(r.rows) * kActionFeatures, 0, sizeof(int32_t) * kActionFeatures * pad);
-    std::memset(arg_mask + size_t(r.rows) * kActionArgFeatures, 0, kActionArgFeatures * pad);
-    std::memset(action_mask + r.rows, 0, pad);
+    std::memset(action_mask + r.rows, 0, size_t(max_actions - r.rows));
+    const size_t zero = size_t(std::max(0, std::min(zero_from, max_actions) - r.rows));
+    std::memset(features + size_t(r.rows) * kActionFeatures, 0, sizeof(int32_t) * kActionFeatures * zero);
+    std::memset(arg_mask + size_t(r.rows) * kActionArgFeatures, 0, kActionArgFeatures * zero);
   }
   return r;
 }

@@ -3,6 +3,7 @@
 // allocates and never changes the game.
 #pragma once
 #include <array>
+#include <climits>
 #include <cstdint>
 
 #include "../engine/game.hpp"
@@ -35,9 +36,12 @@ struct ActionRows {
 // canonical prefix and reserves the last row for EndTurn when it is legal.
 // With combat_preview=false the two damage columns are -1.
 // `cache` (optional) speeds up repeated enumeration (see MoveCache).
+// `zero_from`: rows at and beyond it already hold all-zero features and arg
+// mask (a buffer whose last write the caller tracks), so only the padding rows
+// before it are cleared; ids and the mask of every padding row are always written.
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
-                              MoveCache* cache = nullptr);
+                              MoveCache* cache = nullptr, int zero_from = INT_MAX);
 // The current player's legal ids as encode_action_rows lists them (canonical
 // prefix of at most max_actions ids, EndTurn kept on truncation), without features.
 ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_actions, MoveCache* cache = nullptr);
@@ -53,7 +57,7 @@ struct ModelRow {
   uint8_t* action_mask;
 };
 ActionRows encode_model_row(const GameState& s, int observer, int max_actions, bool combat_preview, const ModelRow& row,
-                            MoveCache* cache = nullptr);
+                            MoveCache* cache = nullptr, int zero_from = INT_MAX);
 
 // Encodes `rows` action ids already in `action_id` (no enumeration): features,
 // arg mask and action mask (all 1) of each row.
