@@ -145,9 +145,41 @@ void encode_action(const GameState& s, int observer, int32_t id, bool combat_pre
 void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_preview, const int32_t* action_id,
                         int32_t* features, uint8_t* arg_mask, uint8_t* action_mask) {
   const ActionSpace space = action_space(s);
+  // Moves are about half of all rows and their rows differ only in source,
+  // target and unit: the last block, decoded inline, the unit looked up once
+  // per source (listed ids ascend, so a unit's moves are consecutive). The row
+  // is exactly what encode_one writes for a move.
+  static_assert(kBlockMove + 1 == kNumBlocks, "moves must be the last block");
+  const int32_t first_move = space.block_offset(kBlockMove);
+  const int tiles = s.num_tiles;
+  const int32_t stars = s.players[observer].stars;
+  int source = -1;
+  int32_t unit = -1;
   for (int i = 0; i < rows; ++i) {
-    encode_one(s, space, observer, action_id[i], combat_preview, features + size_t(i) * kActionFeatures,
-               arg_mask + size_t(i) * kActionArgFeatures);
+    int32_t* f = features + size_t(i) * kActionFeatures;
+    uint8_t* m = arg_mask + size_t(i) * kActionArgFeatures;
+    const int32_t id = action_id[i];
+    if (id >= first_move) {
+      const int from = (id - first_move) / tiles;
+      if (from != source) {
+        source = from;
+        unit = acting_unit_id(s, observer, source);
+      }
+      for (int j = 0; j < kActionFeatures; ++j) f[j] = -1;
+      f[kFType] = kMoveKind;
+      f[kFSource] = source;
+      f[kFTarget] = (id - first_move) % tiles;
+      f[kFUnitId] = unit;
+      f[kFPopulation] = 0;
+      f[kFCost] = 0;
+      f[kFStarsBefore] = stars;
+      f[kFAffordable] = stars >= 0 ? 1 : 0;
+      for (int j = 0; j < kActionArgFeatures; ++j) m[j] = 0;
+      m[kFSource - 1] = m[kFTarget - 1] = 1;
+      m[kFUnitId - 1] = unit != -1 ? 1 : 0;
+    } else {
+      encode_one(s, space, observer, id, combat_preview, f, m);
+    }
     action_mask[i] = 1;
   }
 }

@@ -31,6 +31,7 @@
 //                         order the observer first saw units; -1 none
 //  22 unit_home_city_tile own unit: its home city's centre tile (-1 tribe-level); else -1
 // An unexplored tile (fog) is all zeros, column 0 included.
+#include <array>
 #include <cstring>
 
 #include "encode.hpp"
@@ -68,6 +69,10 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
   const int n = s.num_tiles;
   const Player& me = s.players[observer];
   const bool full = s.full_observability != 0;
+  // owner_code of every owner (index owner + 1), once per call instead of a modulo per tile.
+  std::array<int32_t, kMaxPlayers + 1> code;
+  code[0] = 0;
+  for (int p = 0; p < s.num_players; ++p) code[size_t(p) + 1] = owner_code(s, observer, p);
   for (int tile = 0; tile < n; ++tile) {
     int32_t* o = out + size_t(tile) * kMapTokenFeatures;
     if (!full && !s.explored_by(observer, tile)) {
@@ -88,12 +93,12 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
 
     // Territory and the city centred on this tile (a centre belongs to its own city).
     const City* territory = t.city >= 0 ? &s.cities[t.city] : nullptr;
-    o[kColTerritoryOwner] = territory ? owner_code(s, observer, territory->owner) : 0;
+    o[kColTerritoryOwner] = territory ? code[size_t(territory->owner + 1)] : 0;
     o[kColTerritoryCityTile] = territory && sees_tile(s, observer, territory->tile) ? territory->tile : -1;
     const City* c = (territory && territory->tile == tile) ? territory : nullptr;
     if (c) {
       const bool own = c->owner == observer;
-      o[kColCityOwner] = owner_code(s, observer, c->owner);
+      o[kColCityOwner] = code[size_t(c->owner + 1)];
       o[kColCityLevel] = c->level;
       o[kColCityPopulation] = own ? c->population : -1;
       int32_t flags = 0;
@@ -115,7 +120,7 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
     const Unit* u = s.unit_at(tile);
     if (u && u->alive()) {
       const bool own = u->owner == observer;
-      o[kColUnitOwner] = owner_code(s, observer, u->owner);
+      o[kColUnitOwner] = code[size_t(u->owner + 1)];
       o[kColUnitType] = u->type;
       o[kColUnitHp] = u->hp;
       o[kColUnitMaxHp] = u->max_hp;
