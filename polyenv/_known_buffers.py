@@ -1,7 +1,8 @@
 """The caller's output arrays that a VectorGameEnv wrote last, by object identity.
 
-The native writer skips the padding action rows whose features and arg mask it
-knows to be zero already (csrc/vector/padding_memo.hpp). It may only rely on that
+The native writer skips the zeros it knows to be in place already — features and
+arg mask of padding action rows, map tokens of unexplored tiles
+(csrc/vector/buffer_memo.hpp). It may only rely on that
 for the very arrays it wrote: a new array at a recycled address (np.empty, a
 pinned-memory cache) holds anything. Weak references tell "the same live object"
 without keeping the caller's memory alive.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 
-_KEYS = ("action_features", "action_arg_mask")  # the arrays whose padding may be skipped
+_KEYS = ("map_tokens", "action_features", "action_arg_mask")  # the arrays whose zeros may be kept
 _CAPACITY = 4  # buffer sets remembered: double buffering, a few pipeline slots
 
 

@@ -269,10 +269,12 @@ class VectorGameEnv:
     def forget_buffers(self) -> None:
         """Declares that the caller wrote into output arrays between calls.
 
-        The ``*_into`` calls skip rewriting the all-zero features and arg mask of
-        padding action rows that are still padding in the same arrays since their
-        last write. Writing into ``action_features`` / ``action_arg_mask`` yourself
+        The ``*_into`` calls do not rewrite zeros they wrote into the same arrays
+        before and that are still due: the features and arg mask of action rows
+        that stay padding, the map tokens of tiles that stay unexplored. Writing
+        into ``map_tokens``, ``action_features`` or ``action_arg_mask`` yourself
         voids that: call this method (or pass new arrays) before the next call.
+        (``action_id`` -1 and ``action_mask`` 0 of padding rows are always written.)
         """
         self._known.clear()
 

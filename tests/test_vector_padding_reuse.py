@@ -1,5 +1,5 @@
-"""VectorGameEnv *_into calls skip rewriting padding rows that are still zero in the
-same arrays (csrc/vector/padding_memo.hpp): every batch they leave must be
+"""VectorGameEnv *_into calls skip rewriting zeros still in place in the same arrays —
+padding action rows, unexplored map tiles (csrc/vector/buffer_memo.hpp): every batch they leave must be
 byte-identical to a fresh allocating call's, whatever the caller does with its
 buffers — one set, alternating sets, recycled memory, views of the same memory,
 resets, truncation, failures — with 1 and 2 threads.
@@ -15,8 +15,8 @@ from vector_reference import assert_batches_equal, random_actions
 B = 6
 
 
-def make(threads, max_actions, **kwargs):
-    return VectorGameEnv(B, seed=5, map_size=8, players=(Bardur, Imperius), max_turns=3, num_threads=threads,
+def make(threads, max_actions, players=(Bardur, Imperius), **kwargs):
+    return VectorGameEnv(B, seed=5, map_size=8, players=players, max_turns=3, num_threads=threads,
                          max_actions=max_actions, **kwargs)
 
 
@@ -37,9 +37,11 @@ def assert_identical(buffers, expected):
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("max_actions", [5, 64])  # 5 truncates most positions
 @pytest.mark.parametrize("sets", [1, 2, 3])
-def test_reused_buffers_match_fresh_batches_over_resets_and_auto_resets(threads, max_actions, sets):
-    with make(threads, max_actions, keep_terminal_observation=True) as env, \
-            make(threads, max_actions, keep_terminal_observation=True) as ref:
+@pytest.mark.parametrize("variant", ["fog", "full", "3p"])
+def test_reused_buffers_match_fresh_batches_over_resets_and_auto_resets(threads, max_actions, sets, variant):
+    kwargs = dict(keep_terminal_observation=True, full_observability=variant == "full",
+                  players=(Bardur, Imperius, Bardur) if variant == "3p" else (Bardur, Imperius))
+    with make(threads, max_actions, **kwargs) as env, make(threads, max_actions, **kwargs) as ref:
         slots = [garbage(env.batch_spec(), 0x11 * (i + 1)) for i in range(sets)]
         rng = np.random.default_rng(threads * 100 + max_actions + sets)
         env.reset_into(slots[0], seed=9)
@@ -89,6 +91,7 @@ def test_recycled_memory_views_and_slots_are_never_trusted_blindly(threads):
                 # the same memory as new objects (views), written through another call
                 views = {k: v[...] for k, v in known.items()}
                 views["action_features"][...] = 7  # junk first: a fresh set must clear it
+                views["map_tokens"][...] = 7
                 env.observe_slots_into(np.arange(B, dtype=np.int32), views)
             elif step % 4 == 2:
                 # a slot buffer set viewing the first rows of the known arrays: writing it
@@ -96,6 +99,7 @@ def test_recycled_memory_views_and_slots_are_never_trusted_blindly(threads):
                 slot = {k: v[: B // 2] for k, v in known.items()}
                 known["action_features"][: B // 2] = 9
                 known["action_arg_mask"][: B // 2] = 9
+                known["map_tokens"][: B // 2] = 9
                 env.observe_slots_into(half, slot)
 
 
@@ -109,6 +113,7 @@ def test_writing_into_the_arrays_needs_forget_buffers(threads):
         for step in range(30):
             actions = random_actions(expected, rng)
             expected = ref.step(actions)
+            bufs["map_tokens"][...] = 3
             bufs["action_features"][...] = 3
             bufs["action_arg_mask"][...] = 3
             bufs["action_id"][...] = 3
@@ -118,12 +123,15 @@ def test_writing_into_the_arrays_needs_forget_buffers(threads):
                 env.step_into(actions, bufs)
                 assert_identical(bufs, expected)
             else:
-                # Without it, the seed-000 padding fields (id -1, mask 0) and every valid
-                # row are still exact; only the features / arg mask of rows that stayed
-                # padding may keep what the caller wrote (documented).
+                # Without it, the seed-000 padding fields (id -1, mask 0), every valid row
+                # and every explored tile are still exact; only the features / arg mask of
+                # rows that stayed padding and the tokens of tiles that stayed unexplored may
+                # keep what the caller wrote (documented).
                 env.step_into(actions, bufs)
-                for key in ("action_id", "action_mask", "map_tokens", "legal_action_count"):
+                for key in ("action_id", "action_mask", "state", "legal_action_count"):
                     np.testing.assert_array_equal(bufs[key], expected[key], err_msg=key)
+                explored = expected["map_tokens"][:, :, 0] == 1
+                np.testing.assert_array_equal(bufs["map_tokens"][explored], expected["map_tokens"][explored])
                 for r, n in enumerate(expected["legal_action_count"]):
                     np.testing.assert_array_equal(bufs["action_features"][r, :n], expected["action_features"][r, :n])
                     np.testing.assert_array_equal(bufs["action_arg_mask"][r, :n], expected["action_arg_mask"][r, :n])
@@ -138,6 +146,7 @@ def test_a_failed_call_forgets_every_buffer():
         env.step_into(actions, bufs)
         ref.step(actions)
         bufs["action_features"][...] = 5  # junk that only a full write removes
+        bufs["map_tokens"][...] = 5
         env._native._inject_fault(3, "boom")
         with pytest.raises(RuntimeError, match="boom"):
             env.step_into(actions, bufs)

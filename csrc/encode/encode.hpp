@@ -20,8 +20,11 @@ extern const std::array<const char*, kStateFeatures> kStateFeatureNames;
 extern const std::array<const char*, kActionFeatures> kActionFeatureNames;
 extern const std::array<const char*, kActionArgFeatures> kActionArgMaskNames;
 
-// [num_tiles, 23] int32, row-major by tile index.
-void encode_map_tokens(const GameState& s, int observer, int32_t* out);
+// [num_tiles, 23] int32, row-major by tile index. `zero_tiles` (optional, in/out,
+// explored_words() words): bit t set = tile t's token is already all zero in
+// `out` (a buffer whose last write the caller tracks), so it is not rewritten
+// while it stays unexplored; on return, the bits of the tiles left all zero.
+void encode_map_tokens(const GameState& s, int observer, int32_t* out, uint64_t* zero_tiles = nullptr);
 // [11] int32.
 void encode_state(const GameState& s, int observer, int32_t* out);
 
@@ -56,8 +59,15 @@ struct ModelRow {
   uint8_t* action_arg_mask;
   uint8_t* action_mask;
 };
+// What the caller knows about the memory of a reused row, kept up to date by
+// encode_model_row (see csrc/vector/buffer_memo.hpp): the `zero_from` of
+// encode_action_rows and the `zero_tiles` of encode_map_tokens.
+struct RowMemo {
+  int* padding_from = nullptr;     // null: nothing known
+  uint64_t* zero_tiles = nullptr;  // null: nothing known
+};
 ActionRows encode_model_row(const GameState& s, int observer, int max_actions, bool combat_preview, const ModelRow& row,
-                            MoveCache* cache = nullptr, int zero_from = INT_MAX);
+                            MoveCache* cache = nullptr, const RowMemo& memo = {});
 
 // Encodes `rows` action ids already in `action_id` (no enumeration): features,
 // arg mask and action mask (all 1) of each row.

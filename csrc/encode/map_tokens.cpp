@@ -31,6 +31,7 @@
 //                         order the observer first saw units; -1 none
 //  22 unit_home_city_tile own unit: its home city's centre tile (-1 tribe-level); else -1
 // An unexplored tile (fog) is all zeros, column 0 included.
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -65,7 +66,7 @@ inline int32_t visible_resource(const Player& p, int r) {
 
 }  // namespace
 
-void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
+void encode_map_tokens(const GameState& s, int observer, int32_t* out, uint64_t* zero_tiles) {
   const int n = s.num_tiles;
   const Player& me = s.players[observer];
   const bool full = s.full_observability != 0;
@@ -76,10 +77,19 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
   for (int tile = 0; tile < n; ++tile) {
     int32_t* o = out + size_t(tile) * kMapTokenFeatures;
     if (!full && !s.explored_by(observer, tile)) {
-      // Zero the whole run of unexplored tiles at once.
+      // Zero the whole run of unexplored tiles at once — or, in a tracked buffer,
+      // only its tiles that are not all zero already (fog only recedes).
       int end = tile + 1;
       while (end < n && !s.explored_by(observer, end)) ++end;
-      std::memset(o, 0, sizeof(int32_t) * kMapTokenFeatures * size_t(end - tile));
+      if (!zero_tiles) {
+        std::memset(o, 0, sizeof(int32_t) * kMapTokenFeatures * size_t(end - tile));
+      } else {
+        for (int t = tile; t < end; ++t) {
+          if (!((zero_tiles[t >> 6] >> (t & 63)) & 1u)) {
+            std::memset(out + size_t(t) * kMapTokenFeatures, 0, sizeof(int32_t) * kMapTokenFeatures);
+          }
+        }
+      }
       tile = end - 1;
       continue;
     }
@@ -141,6 +151,14 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
       o[kColUnitCarriedType] = -1;
       o[kColObservedUnitId] = -1;
       o[kColUnitHomeCityTile] = -1;
+    }
+  }
+  if (zero_tiles) {  // the tiles left all zero: the unexplored ones
+    const int words = s.explored_words();
+    for (int w = 0; w < words; ++w) {
+      const int bits = std::min(64, n - 64 * w);
+      const uint64_t valid = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+      zero_tiles[w] = full ? 0 : ~s.explored[size_t(observer) * size_t(words) + size_t(w)] & valid;
     }
   }
 }

@@ -106,7 +106,7 @@ inline FieldSpec field_spec(const BatchDims& d, int field) {
 
 // Where a batch's memory comes from: freshly allocated, or the caller's arrays —
 // new to the environment, or the same live objects as in an earlier call
-// (see padding_memo.hpp).
+// (see buffer_memo.hpp).
 enum class BufferOrigin : int8_t { kAllocated, kCallerNew, kCallerKnown };
 
 // Raw, row-major pointers of one batch, indexed by BatchField. The final_*
