@@ -152,3 +152,25 @@ def test_a_failed_call_forgets_every_buffer():
             env.step_into(actions, bufs)
         env.reset_into(bufs, seed=4)
         assert_identical(bufs, ref.reset(seed=4))
+
+
+def test_two_environments_writing_the_same_arrays_never_trust_each_others_zeros():
+    with make(1, 64) as a, make(1, 64) as ref_a, make(1, 64, players=(Imperius, Bardur)) as b, \
+            make(1, 64, players=(Imperius, Bardur)) as ref_b:
+        bufs = allocate(a.batch_spec())
+        a.reset_into(bufs, seed=6)
+        expected_a = ref_a.reset(seed=6)
+        b.reset_into(bufs, seed=8)
+        expected_b = ref_b.reset(seed=8)
+        rng = np.random.default_rng(3)
+        for step in range(40):
+            if step % 2:
+                actions = random_actions(expected_b, rng)
+                b.step_into(actions, bufs)
+                expected_b = ref_b.step(actions)
+                assert_identical(bufs, expected_b)
+            else:
+                actions = random_actions(expected_a, rng)
+                a.step_into(actions, bufs)
+                expected_a = ref_a.step(actions)
+                assert_identical(bufs, expected_a)
