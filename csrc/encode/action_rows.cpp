@@ -147,10 +147,13 @@ void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_
   const ActionSpace space = action_space(s);
   // Moves are about half of all rows and their rows differ only in source,
   // target and unit: the last block, decoded inline, the unit looked up once
-  // per source (listed ids ascend, so a unit's moves are consecutive). The row
-  // is exactly what encode_one writes for a move.
+  // per source (listed ids ascend, so a unit's moves are consecutive). Send-stars
+  // rows (one per recipient and amount) differ only in recipient and amount.
+  // Both rows are exactly what encode_one writes.
   static_assert(kBlockMove + 1 == kNumBlocks, "moves must be the last block");
   const int32_t first_move = space.block_offset(kBlockMove);
+  const int32_t first_send = space.block_offset(kBlockSendStars);
+  const int32_t end_send = space.block_offset(kBlockSendStars + 1);
   const int tiles = s.num_tiles;
   const int32_t stars = s.players[observer].stars;
   int source = -1;
@@ -177,6 +180,17 @@ void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_
       for (int j = 0; j < kActionArgFeatures; ++j) m[j] = 0;
       m[kFSource - 1] = m[kFTarget - 1] = 1;
       m[kFUnitId - 1] = unit != -1 ? 1 : 0;
+    } else if (id >= first_send && id < end_send) {
+      const int32_t amount = (id - first_send) % kMaxSendStars + 1;
+      for (int j = 0; j < kActionFeatures; ++j) f[j] = -1;
+      f[kFType] = kSendStarsKind;
+      f[kFTarget] = (id - first_send) / kMaxSendStars + 1;
+      f[kFPopulation] = 0;
+      f[kFCost] = amount;
+      f[kFStarsBefore] = stars;
+      f[kFAffordable] = amount <= stars ? 1 : 0;
+      for (int j = 0; j < kActionArgFeatures; ++j) m[j] = 0;
+      m[kFTarget - 1] = m[kFCost - 1] = 1;
     } else {
       encode_one(s, space, observer, id, combat_preview, f, m);
     }
