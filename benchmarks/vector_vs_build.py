@@ -4,7 +4,7 @@ Each round runs, for every build in turn, ``benchmarks/vector.py``'s timed ``ste
 (256 envs, 11x11 2p, max_actions 256, uniform random legal actions) with 1 and 2 threads in a child
 process that imports polyenv from that build; rounds alternate so background load hits both builds
 alike. Printed per build: env-steps/s (wall) and env-steps per CPU-second (median and min..max over
-rounds), the per-round ratio this build / other build, the bytes of one env's row of the batch, and
+rounds), the per-round ratio this build / other build, the bytes one env-step writes, and
 the share of a 1-thread step spent encoding the observation (``observe_slots_into`` timed alone).
 
 Usage::
@@ -37,6 +37,7 @@ for threads in (1, 2):
     result[f"cpu{threads}"] = args.envs * args.steps / cpu
 wall, cpu = vector.run_native(args, 1, "observe_into")
 result["encode_cpu"] = args.envs * args.steps / cpu
+result["bytes"] = vector.bytes_per_env_step(args)
 print(json.dumps(result))
 """
 
@@ -74,7 +75,8 @@ def main() -> None:
         share = [r["cpu1"] / r["encode_cpu"] for r in rs]
         print(f"  {name:<11}: 1 thread {spread([r['wall1'] for r in rs])} env-steps/s "
               f"[{spread([r['cpu1'] for r in rs])} per CPU-s]; 2 threads {spread([r['wall2'] for r in rs])} "
-              f"[{spread([r['cpu2'] for r in rs])} per CPU-s]; encode share {spread([100 * s for s in share])}%")
+              f"[{spread([r['cpu2'] for r in rs])} per CPU-s]; encode share {spread([100 * s for s in share])}%; "
+              f"{rs[0]['bytes']:,.0f} bytes written per env-step")
     new, old = runs["this build"], runs["other build"]
     for key, label in (("wall1", "1 thread, wall"), ("cpu1", "1 thread, per CPU-s"), ("wall2", "2 threads, wall"),
                        ("cpu2", "2 threads, per CPU-s")):

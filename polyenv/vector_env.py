@@ -49,6 +49,7 @@ import numpy as np
 from . import _core
 from . import _validate as _v
 from ._botspec import is_bot, parse_bot
+from ._known_buffers import KnownBuffers
 from ._names import mode_code, tribe_code
 
 __all__ = ["VectorGameEnv", "StaleStateError", "allocate", "REWARDS", "SCORE_SCALE", "MAX_VISIBLE_EVENT_HISTORY"]
@@ -226,6 +227,7 @@ class VectorGameEnv:
                                        SCORE_SCALE if reward == "score_delta" else 0.0, simulations)
         self._auto_reset = flags["auto_reset"]
         self._keep_terminal = flags["keep_terminal_observation"]
+        self._known = KnownBuffers()
 
     # ------------------------------------------------------------------ properties
     num_envs = property(lambda self: self._native.num_envs, doc="B, the number of environments.")
@@ -256,6 +258,25 @@ class VectorGameEnv:
     def _check_open(self) -> None:
         if self._native.closed:
             raise RuntimeError("this VectorGameEnv is closed")
+
+    def _write_into(self, call, buffers, *args) -> None:
+        """Runs a native ``*_into`` call on the caller's ``buffers``, telling it whether they
+        are the very arrays it wrote before (so still-zero padding rows need no rewrite)."""
+        buffers = _v.buffers(buffers)
+        call(*args, buffers, self._known.knows(buffers))
+        self._known.remember(buffers)
+
+    def forget_buffers(self) -> None:
+        """Declares that the caller wrote into output arrays between calls.
+
+        The ``*_into`` calls do not rewrite zeros they wrote into the same arrays
+        before and that are still due: the features and arg mask of action rows
+        that stay padding, the map tokens of tiles that stay unexplored. Writing
+        into ``map_tokens``, ``action_features`` or ``action_arg_mask`` yourself
+        voids that: call this method (or pass new arrays) before the next call.
+        (``action_id`` -1 and ``action_mask`` 0 of padding rows are always written.)
+        """
+        self._known.clear()
 
     # ------------------------------------------------------------------ specs
     def batch_spec(self) -> dict:
@@ -291,7 +312,7 @@ class VectorGameEnv:
     def reset_into(self, buffers: dict, seed: int | None = None) -> None:
         """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
         self._check_open()
-        self._native.reset(None if seed is None else _v.seed(seed), _v.buffers(buffers))
+        self._write_into(self._native.reset, buffers, None if seed is None else _v.seed(seed))
 
     # ------------------------------------------------------------------ step
     def step(self, action_ids) -> dict:
@@ -303,7 +324,7 @@ class VectorGameEnv:
         """``step`` writing into ``buffers``. ``action_ids`` must be an int32 [B] array
         (any stride: it is copied before the batch is written, so it may view ``buffers``)."""
         self._check_open()
-        self._native.step(None, action_ids, None, _v.buffers(buffers))
+        self._write_into(self._native.step, buffers, None, action_ids, None)
 
     def step_checked(self, action_ids, state_ids) -> dict:
         """``step`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
@@ -314,7 +335,7 @@ class VectorGameEnv:
     def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
         """``step_checked`` writing into ``buffers``; int32 actions, uint64 state ids (any stride)."""
         self._check_open()
-        self._native.step(None, action_ids, state_ids, _v.buffers(buffers))
+        self._write_into(self._native.step, buffers, None, action_ids, state_ids)
 
     # ------------------------------------------------------------------ slots
     def observe_slots(self, env_ids) -> dict:
@@ -329,7 +350,7 @@ class VectorGameEnv:
     def observe_slots_into(self, env_ids, buffers: dict) -> None:
         """``observe_slots`` writing into ``buffers`` (``slot_batch_spec(len(env_ids))``)."""
         self._check_open()
-        self._native.observe(_env_ids(env_ids), _v.buffers(buffers))
+        self._write_into(self._native.observe, buffers, _env_ids(env_ids))
 
     def step_slots_checked(self, env_ids, action_ids, state_ids) -> dict:
         """Steps only ``env_ids`` with ``action_ids`` after checking their ``state_ids``
@@ -341,7 +362,7 @@ class VectorGameEnv:
         """``step_slots_checked`` writing into ``buffers``; int32 actions and uint64 state
         ids (any stride, so ``buffers["state_id"]`` itself may be passed)."""
         self._check_open()
-        self._native.step(_env_ids(env_ids), action_ids, state_ids, _v.buffers(buffers))
+        self._write_into(self._native.step, buffers, _env_ids(env_ids), action_ids, state_ids)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -269,3 +269,31 @@ def test_render_and_close():
     envs.close()
     with pytest.raises(RuntimeError):
         envs.native.reset()
+
+
+@pytest.mark.parametrize("autoreset", [True, False])
+def test_copy_false_slots_equal_copy_true_batches(autoreset):
+    """copy=False reuses two native slots (whose zeros the native writer keeps) and, without
+    autoreset, writes held terminal rows into them itself: every observation must still equal
+    the copy=True twin's."""
+    kwargs = dict(action_mode="global", max_turns=3, map_size=8, autoreset=autoreset)
+    fast, ref = make_vec(3, copy=False, **kwargs), make_vec(3, **kwargs)
+    obs_f, _ = fast.reset(seed=4)
+    obs_r, _ = ref.reset(seed=4)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(120):
+        for key in obs_r:
+            np.testing.assert_array_equal(obs_f[key], obs_r[key], err_msg=key)
+        assert all(np.array_equal(fast._batch[k], ref._batch[k]) for k in
+                   ("map_tokens", "action_id", "action_features", "action_arg_mask", "action_mask"))
+        actions = random_legal(rng, ref.action_masks())
+        obs_f, _, term_f, trunc_f, _ = fast.step(actions)
+        obs_r, _, term_r, trunc_r, _ = ref.step(actions)
+        np.testing.assert_array_equal(term_f, term_r)
+        done = term_r | trunc_r
+        ended += int(done.sum())
+        if not autoreset and done.any():
+            obs_f, _ = fast.reset(options={"reset_mask": done})
+            obs_r, _ = ref.reset(options={"reset_mask": done})
+    assert ended > 0

@@ -138,9 +138,55 @@ void encode_action(const GameState& s, int observer, int32_t id, bool combat_pre
 void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_preview, const int32_t* action_id,
                         int32_t* features, uint8_t* arg_mask, uint8_t* action_mask) {
   const ActionSpace space = action_space(s);
+  // Moves are about half of all rows and their rows differ only in source,
+  // target and unit: the last block, decoded inline, the unit looked up once
+  // per source (listed ids ascend, so a unit's moves are consecutive). Send-stars
+  // rows (one per recipient and amount) differ only in recipient and amount.
+  // Both rows are exactly what encode_one writes.
+  static_assert(kBlockMove + 1 == kNumBlocks, "moves must be the last block");
+  const int32_t first_move = space.block_offset(kBlockMove);
+  const int32_t first_send = space.block_offset(kBlockSendStars);
+  const int32_t end_send = space.block_offset(kBlockSendStars + 1);
+  const int tiles = s.num_tiles;
+  const int32_t stars = s.players[observer].stars;
+  int source = -1;
+  int32_t unit = -1;
   for (int i = 0; i < rows; ++i) {
-    encode_one(s, space, observer, action_id[i], combat_preview, features + size_t(i) * kActionFeatures,
-               arg_mask + size_t(i) * kActionArgFeatures);
+    int32_t* f = features + size_t(i) * kActionFeatures;
+    uint8_t* m = arg_mask + size_t(i) * kActionArgFeatures;
+    const int32_t id = action_id[i];
+    if (id >= first_move) {
+      const int from = (id - first_move) / tiles;
+      if (from != source) {
+        source = from;
+        unit = acting_unit_id(s, observer, source);
+      }
+      for (int j = 0; j < kActionFeatures; ++j) f[j] = -1;
+      f[kFType] = kMoveKind;
+      f[kFSource] = source;
+      f[kFTarget] = (id - first_move) % tiles;
+      f[kFUnitId] = unit;
+      f[kFPopulation] = 0;
+      f[kFCost] = 0;
+      f[kFStarsBefore] = stars;
+      f[kFAffordable] = stars >= 0 ? 1 : 0;
+      for (int j = 0; j < kActionArgFeatures; ++j) m[j] = 0;
+      m[kFSource - 1] = m[kFTarget - 1] = 1;
+      m[kFUnitId - 1] = unit != -1 ? 1 : 0;
+    } else if (id >= first_send && id < end_send) {
+      const int32_t amount = (id - first_send) % kMaxSendStars + 1;
+      for (int j = 0; j < kActionFeatures; ++j) f[j] = -1;
+      f[kFType] = kSendStarsKind;
+      f[kFTarget] = (id - first_send) / kMaxSendStars + 1;
+      f[kFPopulation] = 0;
+      f[kFCost] = amount;
+      f[kFStarsBefore] = stars;
+      f[kFAffordable] = amount <= stars ? 1 : 0;
+      for (int j = 0; j < kActionArgFeatures; ++j) m[j] = 0;
+      m[kFTarget - 1] = m[kFCost - 1] = 1;
+    } else {
+      encode_one(s, space, observer, id, combat_preview, f, m);
+    }
     action_mask[i] = 1;
   }
 }
@@ -158,7 +204,7 @@ ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_
 
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
-                              MoveCache* cache) {
+                              MoveCache* cache, int zero_from) {
   ActionRows r;
   if (max_actions < 0) max_actions = 0;
   if (!s.game_over && observer == s.current_player) {
@@ -166,13 +212,15 @@ ActionRows encode_action_rows(const GameState& s, int observer, int max_actions,
     r = canonical_action_ids(s, action_id, max_actions, cache);
     encode_listed_rows(s, observer, r.rows, combat_preview, action_id, features, arg_mask, action_mask);
   }
-  // Padding rows: id -1, mask 0, all-zero features and arg mask.
-  const size_t pad = size_t(max_actions - r.rows);
-  if (pad > 0) {
+  // Padding rows: id -1, mask 0 (always written: the seed-000 fields), all-zero
+  // features and arg mask — those only up to zero_from, past which the caller
+  // knows they are still zero (80 of the 85 bytes of a padding row).
+  if (r.rows < max_actions) {
     std::fill(action_id + r.rows, action_id + max_actions, -1);
-    std::memset(features + size_t(r.rows) * kActionFeatures, 0, sizeof(int32_t) * kActionFeatures * pad);
-    std::memset(arg_mask + size_t(r.rows) * kActionArgFeatures, 0, kActionArgFeatures * pad);
-    std::memset(action_mask + r.rows, 0, pad);
+    std::memset(action_mask + r.rows, 0, size_t(max_actions - r.rows));
+    const size_t zero = size_t(std::max(0, std::min(zero_from, max_actions) - r.rows));
+    std::memset(features + size_t(r.rows) * kActionFeatures, 0, sizeof(int32_t) * kActionFeatures * zero);
+    std::memset(arg_mask + size_t(r.rows) * kActionArgFeatures, 0, kActionArgFeatures * zero);
   }
   return r;
 }

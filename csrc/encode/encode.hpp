@@ -3,6 +3,7 @@
 // allocates and never changes the game.
 #pragma once
 #include <array>
+#include <climits>
 #include <cstdint>
 
 #include "../engine/game.hpp"
@@ -19,8 +20,11 @@ extern const std::array<const char*, kStateFeatures> kStateFeatureNames;
 extern const std::array<const char*, kActionFeatures> kActionFeatureNames;
 extern const std::array<const char*, kActionArgFeatures> kActionArgMaskNames;
 
-// [num_tiles, 23] int32, row-major by tile index.
-void encode_map_tokens(const GameState& s, int observer, int32_t* out);
+// [num_tiles, 23] int32, row-major by tile index. `zero_tiles` (optional, in/out,
+// explored_words() words): bit t set = tile t's token is already all zero in
+// `out` (a buffer whose last write the caller tracks), so it is not rewritten
+// while it stays unexplored; on return, the bits of the tiles left all zero.
+void encode_map_tokens(const GameState& s, int observer, int32_t* out, uint64_t* zero_tiles = nullptr);
 // [11] int32.
 void encode_state(const GameState& s, int observer, int32_t* out);
 
@@ -35,9 +39,12 @@ struct ActionRows {
 // canonical prefix and reserves the last row for EndTurn when it is legal.
 // With combat_preview=false the two damage columns are -1.
 // `cache` (optional) speeds up repeated enumeration (see MoveCache).
+// `zero_from`: rows at and beyond it already hold all-zero features and arg
+// mask (a buffer whose last write the caller tracks), so only the padding rows
+// before it are cleared; ids and the mask of every padding row are always written.
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
-                              MoveCache* cache = nullptr);
+                              MoveCache* cache = nullptr, int zero_from = INT_MAX);
 // The current player's legal ids as encode_action_rows lists them (canonical
 // prefix of at most max_actions ids, EndTurn kept on truncation), without features.
 ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_actions, MoveCache* cache = nullptr);
@@ -52,8 +59,15 @@ struct ModelRow {
   uint8_t* action_arg_mask;
   uint8_t* action_mask;
 };
+// What the caller knows about the memory of a reused row, kept up to date by
+// encode_model_row (see csrc/vector/buffer_memo.hpp): the `zero_from` of
+// encode_action_rows and the `zero_tiles` of encode_map_tokens.
+struct RowMemo {
+  int* padding_from = nullptr;     // null: nothing known
+  uint64_t* zero_tiles = nullptr;  // null: nothing known
+};
 ActionRows encode_model_row(const GameState& s, int observer, int max_actions, bool combat_preview, const ModelRow& row,
-                            MoveCache* cache = nullptr);
+                            MoveCache* cache = nullptr, const RowMemo& memo = {});
 
 // Encodes `rows` action ids already in `action_id` (no enumeration): features,
 // arg mask and action mask (all 1) of each row.

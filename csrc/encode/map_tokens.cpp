@@ -31,6 +31,9 @@
 //                         order the observer first saw units; -1 none
 //  22 unit_home_city_tile own unit: its home city's centre tile (-1 tribe-level); else -1
 // An unexplored tile (fog) is all zeros, column 0 included.
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 
 #include "encode.hpp"
@@ -51,81 +54,106 @@ inline int32_t visible_resource(const Player& p, int r) {
   }
 }
 
+// One explored tile's token (`code`: owner_code by owner + 1).
+void encode_tile(const GameState& s, int observer, const Player& me, const int32_t* code, int tile, int32_t* o) {
+  const Tile& t = s.tiles[tile];
+  o[kColExplored] = 1;
+  o[kColTerrain] = t.terrain;
+  o[kColResource] = visible_resource(me, t.resource);
+  o[kColBuilding] = t.building;
+  o[kColBuildingLevel] = is_temple(t.building) ? t.building_level : 0;
+  o[kColRoad] = t.road ? 1 : 0;
+
+  // Territory and the city centred on this tile (a centre belongs to its own city).
+  const City* territory = t.city >= 0 ? &s.cities[t.city] : nullptr;
+  o[kColTerritoryOwner] = territory ? code[size_t(territory->owner + 1)] : 0;
+  o[kColTerritoryCityTile] = territory && sees_tile(s, observer, territory->tile) ? territory->tile : -1;
+  const City* c = (territory && territory->tile == tile) ? territory : nullptr;
+  if (c) {
+    const bool own = c->owner == observer;
+    o[kColCityOwner] = code[size_t(c->owner + 1)];
+    o[kColCityLevel] = c->level;
+    o[kColCityPopulation] = own ? c->population : -1;
+    int32_t flags = 0;
+    if (c->capital()) flags |= kTokCapital;
+    if (c->walls()) flags |= kTokWalls;
+    if (c->workshops > 0) flags |= kTokWorkshop;
+    if (c->parks > 0) flags |= kTokPark;
+    if (own && c->connected) flags |= kTokConnected;
+    o[kColCityFlags] = flags;
+    o[kColCityProduction] = own ? city_production(s, t.city) : -1;
+  } else {
+    o[kColCityOwner] = 0;
+    o[kColCityLevel] = -1;
+    o[kColCityPopulation] = -1;
+    o[kColCityFlags] = 0;
+    o[kColCityProduction] = -1;
+  }
+
+  const Unit* u = s.unit_at(tile);
+  if (u && u->alive()) {
+    const bool own = u->owner == observer;
+    o[kColUnitOwner] = code[size_t(u->owner + 1)];
+    o[kColUnitType] = u->type;
+    o[kColUnitHp] = u->hp;
+    o[kColUnitMaxHp] = u->max_hp;
+    o[kColUnitStatus] = u->status;
+    o[kColUnitFlags] = u->veteran ? kTokVeteran : 0;
+    o[kColUnitKills] = own ? u->kills : -1;
+    o[kColUnitCarriedType] = is_naval(u->type) ? u->land_type : -1;
+    o[kColObservedUnitId] = observed_unit_id(s, observer, t.unit);
+    o[kColUnitHomeCityTile] = (own && u->home_city >= 0) ? s.cities[u->home_city].tile : -1;
+  } else {
+    o[kColUnitOwner] = 0;
+    o[kColUnitType] = -1;
+    o[kColUnitHp] = -1;
+    o[kColUnitMaxHp] = -1;
+    o[kColUnitStatus] = -1;
+    o[kColUnitFlags] = 0;
+    o[kColUnitKills] = -1;
+    o[kColUnitCarriedType] = -1;
+    o[kColObservedUnitId] = -1;
+    o[kColUnitHomeCityTile] = -1;
+  }
+}
+
 }  // namespace
 
-void encode_map_tokens(const GameState& s, int observer, int32_t* out) {
+void encode_map_tokens(const GameState& s, int observer, int32_t* out, uint64_t* zero_tiles) {
   const int n = s.num_tiles;
   const Player& me = s.players[observer];
-  const bool full = s.full_observability != 0;
-  for (int tile = 0; tile < n; ++tile) {
-    int32_t* o = out + size_t(tile) * kMapTokenFeatures;
-    if (!full && !s.explored_by(observer, tile)) {
-      // Zero the whole run of unexplored tiles at once.
-      int end = tile + 1;
-      while (end < n && !s.explored_by(observer, end)) ++end;
-      std::memset(o, 0, sizeof(int32_t) * kMapTokenFeatures * size_t(end - tile));
-      tile = end - 1;
-      continue;
+  // owner_code of every owner (index owner + 1), once per call instead of a modulo per tile.
+  std::array<int32_t, kMaxPlayers + 1> code;
+  code[0] = 0;
+  for (int p = 0; p < s.num_players; ++p) code[size_t(p) + 1] = owner_code(s, observer, p);
+  auto token = [&](int tile) { return out + size_t(tile) * kMapTokenFeatures; };
+  const int words = s.explored_words();
+  if (s.full_observability) {
+    for (int tile = 0; tile < n; ++tile) encode_tile(s, observer, me, code.data(), tile, token(tile));
+    if (zero_tiles) std::fill(zero_tiles, zero_tiles + words, uint64_t(0));
+    return;
+  }
+  // Word by word of the observer's explored bitset: explored tiles get their
+  // token; unexplored ones are zeroed in runs — in a tracked buffer only those
+  // not all zero already (fog only recedes).
+  const uint64_t* explored = s.explored.data() + size_t(observer) * size_t(words);
+  for (int w = 0; w < words; ++w) {
+    const int bits = std::min(64, n - 64 * w);
+    const uint64_t valid = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    const uint64_t seen = explored[w] & valid;
+    uint64_t clear = ~seen & valid & (zero_tiles ? ~zero_tiles[w] : ~uint64_t(0));
+    while (clear) {
+      const int b = std::countr_zero(clear);
+      const uint64_t rest = ~(clear >> b);
+      const int len = rest == 0 ? 64 - b : std::countr_zero(rest);
+      std::memset(token(64 * w + b), 0, sizeof(int32_t) * kMapTokenFeatures * size_t(len));
+      clear = b + len >= 64 ? 0 : clear & (~uint64_t(0) << (b + len));
     }
-    const Tile& t = s.tiles[tile];
-    o[kColExplored] = 1;
-    o[kColTerrain] = t.terrain;
-    o[kColResource] = visible_resource(me, t.resource);
-    o[kColBuilding] = t.building;
-    o[kColBuildingLevel] = is_temple(t.building) ? t.building_level : 0;
-    o[kColRoad] = t.road ? 1 : 0;
-
-    // Territory and the city centred on this tile (a centre belongs to its own city).
-    const City* territory = t.city >= 0 ? &s.cities[t.city] : nullptr;
-    o[kColTerritoryOwner] = territory ? owner_code(s, observer, territory->owner) : 0;
-    o[kColTerritoryCityTile] = territory && sees_tile(s, observer, territory->tile) ? territory->tile : -1;
-    const City* c = (territory && territory->tile == tile) ? territory : nullptr;
-    if (c) {
-      const bool own = c->owner == observer;
-      o[kColCityOwner] = owner_code(s, observer, c->owner);
-      o[kColCityLevel] = c->level;
-      o[kColCityPopulation] = own ? c->population : -1;
-      int32_t flags = 0;
-      if (c->capital()) flags |= kTokCapital;
-      if (c->walls()) flags |= kTokWalls;
-      if (c->workshops > 0) flags |= kTokWorkshop;
-      if (c->parks > 0) flags |= kTokPark;
-      if (own && c->connected) flags |= kTokConnected;
-      o[kColCityFlags] = flags;
-      o[kColCityProduction] = own ? city_production(s, t.city) : -1;
-    } else {
-      o[kColCityOwner] = 0;
-      o[kColCityLevel] = -1;
-      o[kColCityPopulation] = -1;
-      o[kColCityFlags] = 0;
-      o[kColCityProduction] = -1;
+    for (uint64_t m = seen; m; m &= m - 1) {
+      const int tile = 64 * w + std::countr_zero(m);
+      encode_tile(s, observer, me, code.data(), tile, token(tile));
     }
-
-    const Unit* u = s.unit_at(tile);
-    if (u && u->alive()) {
-      const bool own = u->owner == observer;
-      o[kColUnitOwner] = owner_code(s, observer, u->owner);
-      o[kColUnitType] = u->type;
-      o[kColUnitHp] = u->hp;
-      o[kColUnitMaxHp] = u->max_hp;
-      o[kColUnitStatus] = u->status;
-      o[kColUnitFlags] = u->veteran ? kTokVeteran : 0;
-      o[kColUnitKills] = own ? u->kills : -1;
-      o[kColUnitCarriedType] = is_naval(u->type) ? u->land_type : -1;
-      o[kColObservedUnitId] = observed_unit_id(s, observer, t.unit);
-      o[kColUnitHomeCityTile] = (own && u->home_city >= 0) ? s.cities[u->home_city].tile : -1;
-    } else {
-      o[kColUnitOwner] = 0;
-      o[kColUnitType] = -1;
-      o[kColUnitHp] = -1;
-      o[kColUnitMaxHp] = -1;
-      o[kColUnitStatus] = -1;
-      o[kColUnitFlags] = 0;
-      o[kColUnitKills] = -1;
-      o[kColUnitCarriedType] = -1;
-      o[kColObservedUnitId] = -1;
-      o[kColUnitHomeCityTile] = -1;
-    }
+    if (zero_tiles) zero_tiles[w] = ~seen & valid;  // the tiles left all zero
   }
 }
 

@@ -5,11 +5,14 @@
 namespace polyenv {
 
 ActionRows encode_model_row(const GameState& s, int observer, int max_actions, bool combat_preview, const ModelRow& row,
-                            MoveCache* cache) {
-  encode_map_tokens(s, observer, row.map_tokens);
+                            MoveCache* cache, const RowMemo& memo) {
+  encode_map_tokens(s, observer, row.map_tokens, memo.zero_tiles);
   encode_state(s, observer, row.state);
-  return encode_action_rows(s, observer, max_actions, combat_preview, row.action_id, row.action_features,
-                            row.action_arg_mask, row.action_mask, cache);
+  const ActionRows r = encode_action_rows(s, observer, max_actions, combat_preview, row.action_id, row.action_features,
+                                          row.action_arg_mask, row.action_mask, cache,
+                                          memo.padding_from ? *memo.padding_from : INT_MAX);
+  if (memo.padding_from) *memo.padding_from = r.rows;
+  return r;
 }
 
 }  // namespace polyenv

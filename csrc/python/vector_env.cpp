@@ -70,11 +70,15 @@ struct Outputs {
   }
 };
 
-// Allocates (buffers None) or validates the caller's buffers for `rows` rows.
-Outputs outputs_for(const VectorEnv& env, int rows, const py::object& buffers) {
+// Allocates (buffers None) or validates the caller's buffers for `rows` rows;
+// `known`: the caller's arrays are the same live objects as in an earlier call.
+Outputs outputs_for(const VectorEnv& env, int rows, const py::object& buffers, bool known) {
   Outputs out;
   if (buffers.is_none()) out.allocate(env.dims(rows));
   else out.use(env.dims(rows), buffers);
+  out.view.origin = buffers.is_none() ? BufferOrigin::kAllocated
+                    : known           ? BufferOrigin::kCallerKnown
+                                      : BufferOrigin::kCallerNew;
   return out;
 }
 
@@ -141,33 +145,33 @@ void init_vector(py::module_& m) {
         }
         return out;
       })
-      .def("reset", [](VectorEnv& env, std::optional<uint64_t> seed, const py::object& buffers) {
-        Outputs out = outputs_for(env, env.num_envs(), buffers);
+      .def("reset", [](VectorEnv& env, std::optional<uint64_t> seed, const py::object& buffers, bool known) {
+        Outputs out = outputs_for(env, env.num_envs(), buffers, known);
         {
           py::gil_scoped_release release;
           env.reset(seed ? &*seed : nullptr, out.view);
         }
         return result(out, buffers);
-      }, py::arg("seed"), py::arg("buffers"))
-      .def("observe", [](VectorEnv& env, const py::object& env_ids, const py::object& buffers) {
+      }, py::arg("seed"), py::arg("buffers"), py::arg("known") = false)
+      .def("observe", [](VectorEnv& env, const py::object& env_ids, const py::object& buffers, bool known) {
         py::array ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
-        Outputs out = outputs_for(env, int(ids.shape(0)), buffers);
+        Outputs out = outputs_for(env, int(ids.shape(0)), buffers, known);
         const IndexSpan id_span = index_span(ids);  // reads the dtype (a Python object): needs the GIL
         {
           py::gil_scoped_release release;
           env.observe(id_span, out.view);
         }
         return result(out, buffers);
-      }, py::arg("env_ids"), py::arg("buffers"))
+      }, py::arg("env_ids"), py::arg("buffers"), py::arg("known") = false)
       .def("step", [](VectorEnv& env, const py::object& env_ids, const py::object& actions,
-                      const py::object& state_ids, const py::object& buffers) {
+                      const py::object& state_ids, const py::object& buffers, bool known) {
         std::optional<py::array> ids;
         if (!env_ids.is_none()) ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
         const int rows = ids ? int(ids->shape(0)) : env.num_envs();
         py::array acts = input_vector(actions, "action_ids", 'i', 4, 4, "int32", rows);
         std::optional<py::array> sids;
         if (!state_ids.is_none()) sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", rows);
-        Outputs out = outputs_for(env, rows, buffers);
+        Outputs out = outputs_for(env, rows, buffers, known);
         const IndexSpan id_span = ids ? index_span(*ids) : IndexSpan{};
         const Strided<uint64_t> sid_span = sids ? strided<uint64_t>(*sids) : Strided<uint64_t>{};
         {
@@ -175,7 +179,8 @@ void init_vector(py::module_& m) {
           env.step(ids ? &id_span : nullptr, strided<int32_t>(acts), sids ? &sid_span : nullptr, out.view);
         }
         return result(out, buffers);
-      }, py::arg("env_ids"), py::arg("action_ids"), py::arg("state_ids"), py::arg("buffers"))
+      }, py::arg("env_ids"), py::arg("action_ids"), py::arg("state_ids"), py::arg("buffers"),
+         py::arg("known") = false)
       .def("close", [](VectorEnv& env) {
         py::gil_scoped_release release;
         env.close();

@@ -104,10 +104,16 @@ inline FieldSpec field_spec(const BatchDims& d, int field) {
   return f;
 }
 
+// Where a batch's memory comes from: freshly allocated, or the caller's arrays —
+// new to the environment, or the same live objects as in an earlier call
+// (see buffer_memo.hpp).
+enum class BufferOrigin : int8_t { kAllocated, kCallerNew, kCallerKnown };
+
 // Raw, row-major pointers of one batch, indexed by BatchField. The final_*
 // entries are null when the batch has no terminal-observation fields.
 struct BatchView {
   std::array<void*, kNumBatchFields> data{};
+  BufferOrigin origin = BufferOrigin::kAllocated;
   template <class T>
   T* get(int field) const { return static_cast<T*>(data[size_t(field)]); }
 };

@@ -234,13 +234,14 @@ void VectorEnv::encode_observation(const Env& e, int observer, int row, const Ba
   write_window(e, observer, row, out, fields);
 }
 
-void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) {
+void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo) {
   const GameState& s = e.state;
   const int observer = e.observer;
   const ModelRow model{at<int32_t>(out, kBMapTokens, row),      at<int32_t>(out, kBState, row),
                        at<int32_t>(out, kBActionId, row),       at<int32_t>(out, kBActionFeatures, row),
                        at<uint8_t>(out, kBActionArgMask, row),  at<uint8_t>(out, kBActionMask, row)};
-  const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves);
+  const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves,
+                                           memo ? memo->row(row) : RowMemo{});
   write_window(e, observer, row, out, kLiveObservation);
   std::memcpy(e.legal.data(), at<int32_t>(out, kBActionId, row), sizeof(int32_t) * size_t(rows.rows));
   e.legal_count = rows.rows;
@@ -264,7 +265,7 @@ void VectorEnv::zero_final_row(int row, const BatchView& out) const {
   }
 }
 
-void VectorEnv::process_row(Op op, int row, int env, int32_t action, const BatchView& out) {
+void VectorEnv::process_row(Op op, int row, int env, int32_t action, const BatchView& out, BufferMemos::Memo* memo) {
   Env& e = envs_[size_t(env)];
   if (!e.fault.empty()) {
     std::string message;
@@ -283,7 +284,7 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
       RingSink sink(&e, cfg_.history + 1);
       EventSink* events = cfg_.history > 0 ? &sink : nullptr;
       const int actor = s.current_player;
-      const int margin_before = score_margin(s, actor);
+      const int margin_before = cfg_.score_reward_scale > 0 ? score_margin(s, actor) : 0;
       apply_action(s, action, events);
       e.legal_complete = false;
       if (cfg_.opponent >= 0) play_opponents(e, events);
@@ -308,7 +309,7 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
     }
   }
   if (cfg_.keep_terminal_observation && !final_written) zero_final_row(row, out);
-  encode_row(e, env, row, out);
+  encode_row(e, env, row, out, memo);
   *at<float>(out, kBReward, row) = reward;
   *at<uint8_t>(out, kBTerminated, row) = terminated;
   *at<uint8_t>(out, kBActionValid, row) = valid;
@@ -316,10 +317,11 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
 
 void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
   for (int r = 0; r < rows; ++r) row_errors_[size_t(r)] = nullptr;
+  BufferMemos::Memo* memo = memos_.memo_for(out, dims(rows));
   pool_.run(rows, [&](int begin, int end) {
     for (int r = begin; r < end; ++r) {
       try {
-        process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out);
+        process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out, memo);
       } catch (...) {
         row_errors_[size_t(r)] = std::current_exception();
       }
@@ -329,6 +331,7 @@ void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
     if (row_errors_[size_t(r)]) {
       std::exception_ptr error = row_errors_[size_t(r)];
       broken_ = "env " + std::to_string(rows_env_[size_t(r)]) + ": " + message_of(error);
+      memos_.clear();  // some rows may be half written
       for (int q = 0; q < rows; ++q) row_errors_[size_t(q)] = nullptr;
       std::rethrow_exception(error);
     }

@@ -39,6 +39,7 @@
 #include "../engine/events.hpp"
 #include "../engine/game.hpp"
 #include "batch.hpp"
+#include "buffer_memo.hpp"
 #include "../runtime/errors.hpp"
 #include "../runtime/worker_pool.hpp"
 
@@ -144,9 +145,9 @@ class VectorEnv {
   void load_env_ids(const IndexSpan& env_ids);
   void start_episode(Env& e, int env);
   void play_opponents(Env& e, EventSink* sink);
-  void process_row(Op op, int row, int env, int32_t action, const BatchView& out);
+  void process_row(Op op, int row, int env, int32_t action, const BatchView& out, BufferMemos::Memo* memo);
   void encode_observation(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
-  void encode_row(Env& e, int env, int row, const BatchView& out);
+  void encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo);
   bool accepts(const Env& e, int32_t action) const;
   void write_window(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
   void zero_final_row(int row, const BatchView& out) const;
@@ -169,6 +170,7 @@ class VectorEnv {
   std::vector<uint32_t> seen_;
   uint32_t seen_stamp_ = 0;
   std::vector<std::exception_ptr> row_errors_;
+  BufferMemos memos_;  // what the caller's reused buffers still hold as zeros, between calls
   std::mutex mutex_;
   std::atomic<bool> closed_{false};
   std::string broken_;  // non-empty: a worker failed; reset() required

@@ -429,6 +429,7 @@ class TribesVectorEnv(VectorEnv):
         previous, slot = self._batch, self._next_slot()
         for key, value in previous.items():
             slot[key][...] = value
+        self._native.forget_buffers()  # we wrote into native output arrays (VectorGameEnv.forget_buffers)
         return slot
 
     def _hold_finished(self, batch: dict, terminations: np.ndarray) -> None:
@@ -444,6 +445,7 @@ class TribesVectorEnv(VectorEnv):
         batch["action_mask"][held] = 0
         batch["action_features"][held] = 0
         batch["legal_action_count"][held] = 0
+        self._native.forget_buffers()  # we wrote into native output arrays (VectorGameEnv.forget_buffers)
 
     def _action_ids(self, actions) -> tuple[np.ndarray, np.ndarray]:
         """Global ids (int32 [B], -1 for a padding row) and legality (bool [B]) of a batch of actions."""

@@ -576,6 +576,12 @@ void test_random_games() {
           const uint8_t* m = &r.arg[size_t(i) * kActionArgFeatures];
           for (int j = 0; j < 10; ++j) CHECK_EQ(m[j], f[j + 1] != -1 ? 1 : 0);
           CHECK_EQ(f[fcol("affordable")], f[fcol("cost_stars")] <= f[fcol("stars_before")] ? 1 : 0);
+          // The row writer's fast paths (moves) write exactly the one-action encoding.
+          int32_t one_f[kActionFeatures];
+          uint8_t one_m[kActionArgFeatures];
+          encode_action(s, obs, r.id[i], preview, one_f, one_m);
+          CHECK(std::memcmp(one_f, f, sizeof one_f) == 0);
+          CHECK(std::memcmp(one_m, m, sizeof one_m) == 0);
           const bool attack = f[fcol("type_id")] == kAttackKind;
           if (!preview || !attack) CHECK_EQ(f[fcol("damage_dealt")], -1);
           if (preview && attack) CHECK(f[fcol("damage_dealt")] >= 0);
