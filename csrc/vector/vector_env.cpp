@@ -4,14 +4,11 @@
 
 #include <algorithm>
 
-#include "../engine/ids.hpp"
+#include "../runtime/reward.hpp"
 
 namespace polyenv {
 
 namespace {
-
-// A bot that never hands the turn back is a bug; stop it instead of hanging.
-constexpr int kMaxOpponentActions = 1 << 20;
 
 VectorConfig checked(const VectorConfig& cfg) {
   auto fail = [](const std::string& m) { throw InvalidArgument(m); };
@@ -57,26 +54,6 @@ std::string message_of(const std::exception_ptr& p) {
 
 }  // namespace
 
-// Appends each world event to the ring of every player who could see it,
-// exactly as visible_record() filtered it for that player.
-struct VectorEnv::RingSink final : EventSink {
-  Env* env;
-  int cap;
-  RingSink(Env* e, int capacity) : env(e), cap(capacity) {}
-  void on_event(const GameState& s, const WorldEvent& ev) override {
-    for (int p = 0; p < s.num_players; ++p) {
-      // The spare slot at head is free, so a record that turns out invisible
-      // never overwrites a kept one.
-      EventRecord& r = env->ring[size_t(p) * size_t(cap) + size_t(env->head[size_t(p)])];
-      if (!visible_record(s, ev, p, r.features.data(), r.affected.data(), r.affected_mask.data())) continue;
-      r.sequence = ++env->sequence[size_t(p)];
-      r.action_sequence = r.sequence;  // per observer: a shared counter's gaps would count hidden actions
-      env->head[size_t(p)] = (env->head[size_t(p)] + 1) % cap;
-      env->count[size_t(p)] = std::min(env->count[size_t(p)] + 1, cap - 1);
-    }
-  }
-};
-
 VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.num_threads) {
   const int B = cfg_.num_envs;
   num_players_ = int(cfg_.game.tribes.size());
@@ -90,9 +67,9 @@ VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.n
     row_bytes_[size_t(f)] = size_t(spec.bytes());
   }
   envs_.resize(size_t(B));
-  for (Env& e : envs_) e.legal.resize(size_t(cfg_.max_actions));
-  if (cfg_.history > 0) {
-    for (Env& e : envs_) e.ring.resize(size_t(num_players_) * size_t(cfg_.history + 1));
+  for (Env& e : envs_) {
+    e.legal.resize(size_t(cfg_.max_actions));
+    if (cfg_.history > 0) e.journal.configure(num_players_, cfg_.history);
   }
   rows_env_.resize(size_t(B));
   rows_action_.resize(size_t(B));
@@ -102,8 +79,8 @@ VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.n
     for (int i = begin; i < end; ++i) start_episode(envs_[size_t(i)], i);
   });
   for (Env& e : envs_) {
-    e.episode_id = next_opaque_id();
-    e.state_id = next_opaque_id();
+    e.new_episode_id();
+    e.new_state_id();
     e.new_state = e.new_episode = false;
   }
 }
@@ -166,31 +143,18 @@ void VectorEnv::load_env_ids(const IndexSpan& ids) {
 void VectorEnv::start_episode(Env& e, int env) {
   const uint64_t seed = base_seed_ + uint64_t(env) + e.episode_index * uint64_t(cfg_.num_envs);
   new_game(e.state, cfg_.game, seed);
-  e.legal_complete = false;
-  e.head.fill(0);
-  e.count.fill(0);
-  e.sequence.fill(0);
-  if (cfg_.opponent >= 0) {
-    RingSink sink(&e, cfg_.history + 1);
-    play_opponents(e, cfg_.history > 0 ? &sink : nullptr);
-  }
+  e.state_changed();
+  e.journal.clear();
+  if (cfg_.opponent >= 0) play_opponents(e, sink(e));
   e.observer = e.state.current_player;
   e.new_state = e.new_episode = true;
 }
 
 void VectorEnv::play_opponents(Env& e, EventSink* sink) {
-  GameState& s = e.state;
   const BotSpec bot{cfg_.opponent, cfg_.opponent_simulations};
-  int applied = 0, turn = -1;
-  while (!s.game_over && !((cfg_.learner_seats >> s.current_player) & 1u)) {
-    if (++applied > kMaxOpponentActions) throw std::runtime_error("the opponent bot did not end its turn");
-    // Each bot turn draws from a stream derived from its starting position, as polyenv.bots.play_turn does.
-    if (s.turns_played != turn) {
-      e.bot_rng = bot_rng_for_position(s);
-      turn = s.turns_played;
-    }
-    apply_action(s, player_action(s, bot, e.bot_rng, e.bot_scratch), sink);
-  }
+  // Each bot turn draws from a stream derived from its starting position, as polyenv.bots.play_turn does.
+  play_until(e.state, cfg_.learner_seats, -1, e.bot_stream, false, sink,
+             [&](const GameState& s, Rng& rng) { return player_action(s, bot, rng, e.bot_scratch); });
 }
 
 void VectorEnv::write_window(const Env& e, int observer, int row, const BatchView& out,
@@ -204,8 +168,7 @@ void VectorEnv::write_window(const Env& e, int observer, int row, const BatchVie
   uint8_t* mask = at<uint8_t>(out, fields.event_mask, row);
   int32_t* affected = at<int32_t>(out, fields.event_affected, row);
   uint8_t* affected_mask = at<uint8_t>(out, fields.event_affected_mask, row);
-  const int cap = K + 1;
-  const int n = e.count[size_t(observer)];
+  const int n = e.journal.kept(observer);
   const int pad = K - n;
   // Left padding: all zero (sequence 0 is never a record's).
   std::memset(features, 0, sizeof(int32_t) * size_t(pad) * kEventFeatures);
@@ -214,9 +177,8 @@ void VectorEnv::write_window(const Env& e, int observer, int row, const BatchVie
   std::memset(mask, 0, size_t(pad));
   std::memset(affected, 0, sizeof(int32_t) * size_t(pad) * kAff);
   std::memset(affected_mask, 0, size_t(pad) * kEventAffectedRows);
-  const EventRecord* ring = e.ring.data() + size_t(observer) * size_t(cap);
   for (int j = 0; j < n; ++j) {
-    const EventRecord& r = ring[(e.head[size_t(observer)] - n + j + cap) % cap];
+    const EventRecord& r = e.journal.record(observer, j);
     const size_t d = size_t(pad + j);
     std::memcpy(features + d * kEventFeatures, r.features.data(), sizeof(r.features));
     sequence[d] = r.sequence;
@@ -242,19 +204,11 @@ void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) {
                        at<uint8_t>(out, kBActionArgMask, row),  at<uint8_t>(out, kBActionMask, row)};
   const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves);
   write_window(e, observer, row, out, kLiveObservation);
-  std::memcpy(e.legal.data(), at<int32_t>(out, kBActionId, row), sizeof(int32_t) * size_t(rows.rows));
-  e.legal_count = rows.rows;
-  e.legal_complete = !rows.truncated;
+  e.cache_legal(at<int32_t>(out, kBActionId, row), rows.rows, !rows.truncated);
   *at<int32_t>(out, kBLegalCount, row) = rows.rows;
   *at<int32_t>(out, kBTotalLegalCount, row) = rows.total;
   *at<uint8_t>(out, kBActionTruncated, row) = rows.truncated ? 1 : 0;
   *at<int32_t>(out, kBEnvId, row) = env;
-}
-
-bool VectorEnv::accepts(const Env& e, int32_t action) const {
-  if (e.state.game_over || action < 0 || action >= action_space_size_) return false;
-  if (!e.legal_complete) return is_legal(e.state, action);
-  return std::binary_search(e.legal.begin(), e.legal.begin() + e.legal_count, action);
 }
 
 void VectorEnv::zero_final_row(int row, const BatchView& out) const {
@@ -278,23 +232,19 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
     start_episode(e, env);
   } else if (op == Op::kStep) {
     GameState& s = e.state;
-    valid = accepts(e, action);
+    valid = e.accepts(action);
     if (valid) {
-      RingSink sink(&e, cfg_.history + 1);
-      EventSink* events = cfg_.history > 0 ? &sink : nullptr;
+      EventSink* events = sink(e);
       const int actor = s.current_player;
       const int margin_before = score_margin(s, actor);
       apply_action(s, action, events);
-      e.legal_complete = false;
+      e.state_changed();
       if (cfg_.opponent >= 0) play_opponents(e, events);
       e.new_state = true;
       e.observer = s.current_player;
-      if (cfg_.score_reward_scale > 0) {
-        reward = float((score_margin(s, actor) - margin_before) / cfg_.score_reward_scale);
-      }
+      reward = action_reward(s, actor, margin_before, cfg_.score_reward_scale);
       if (s.game_over) {
         terminated = 1;
-        reward += s.winner == actor ? 1.0f : -1.0f;
         e.observer = actor;
         if (cfg_.keep_terminal_observation) {
           encode_observation(e, actor, row, out, kFinalObservation);
@@ -336,8 +286,8 @@ void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
   // Fresh ids, assigned in row order on this thread (deterministic for any thread count).
   for (int r = 0; r < rows; ++r) {
     Env& e = envs_[size_t(rows_env_[size_t(r)])];
-    if (e.new_episode) e.episode_id = next_opaque_id();
-    if (e.new_state) e.state_id = next_opaque_id();
+    if (e.new_episode) e.new_episode_id();
+    if (e.new_state) e.new_state_id();
     e.new_episode = e.new_state = false;
     *at<uint64_t>(out, kBStateId, r) = e.state_id;
     *at<uint64_t>(out, kBEpisodeId, r) = e.episode_id;

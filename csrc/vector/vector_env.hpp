@@ -40,6 +40,7 @@
 #include "../engine/game.hpp"
 #include "batch.hpp"
 #include "../runtime/errors.hpp"
+#include "../runtime/game_handle.hpp"
 #include "../runtime/worker_pool.hpp"
 
 namespace polyenv {
@@ -105,49 +106,26 @@ class VectorEnv {
   void inject_fault(int env, const std::string& message);
 
  private:
-  struct EventRecord {
-    uint64_t sequence = 0;         // private to the observer: 1, 2, ... per episode
-    uint64_t action_sequence = 0;  // per observer, == sequence (a shared id would count hidden actions)
-    std::array<int32_t, kEventFeatures> features{};
-    std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected{};
-    std::array<uint8_t, kEventAffectedRows> affected_mask{};
-  };
-  struct Env {
-    GameState state;
+  // One environment: the runtime's live game (its journal is the ring of
+  // visible_event_history records per player) plus the episode bookkeeping.
+  struct Env : GameHandle {
     uint64_t episode_index = 0;
-    uint64_t state_id = 0;
-    uint64_t episode_id = 0;
     int observer = 0;
     bool new_state = false;    // set by workers; the caller assigns fresh ids in row order
     bool new_episode = false;
-    Rng bot_rng;
     PlayerScratch bot_scratch;
-    // Per player a ring of history + 1 records (one spare slot for the record
-    // being written), head = next slot, count = records kept (<= history).
-    std::vector<EventRecord> ring;
-    std::array<int32_t, kMaxPlayers> head{};
-    std::array<int32_t, kMaxPlayers> count{};
-    std::array<uint64_t, kMaxPlayers> sequence{};
-    // The legal ids encoded in the last row of this environment (ascending), valid
-    // while the state is unchanged (every change is followed by its row's encoding):
-    // a step checks legality by binary search when the list was not truncated.
-    std::vector<int32_t> legal;
-    MoveCache moves;  // unit reach between enumerations of this environment
-    int legal_count = 0;
-    bool legal_complete = false;
     std::string fault;
   };
-  struct RingSink;
   enum class Op { kReset, kObserve, kStep };
 
   void check_usable() const;
   void load_env_ids(const IndexSpan& env_ids);
   void start_episode(Env& e, int env);
   void play_opponents(Env& e, EventSink* sink);
+  EventSink* sink(Env& e) const { return cfg_.history > 0 ? &e.journal : nullptr; }
   void process_row(Op op, int row, int env, int32_t action, const BatchView& out);
   void encode_observation(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
   void encode_row(Env& e, int env, int row, const BatchView& out);
-  bool accepts(const Env& e, int32_t action) const;
   void write_window(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
   void zero_final_row(int row, const BatchView& out) const;
   void run_rows(Op op, int rows, const BatchView& out);
