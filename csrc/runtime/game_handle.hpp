@@ -38,7 +38,10 @@ struct GameHandle {
   EventJournal journal;
   Rng bot_stream;   // the opponents' / bots' random stream (play_until reseeds it per turn)
 
-  void state_changed() { legal_valid = legal_complete = false; }
+  void state_changed() {
+    legal_valid = legal_complete = false;
+    legal_count = 0;
+  }
   void new_state_id() { state_id = next_opaque_id(); }
   void new_episode_id() { episode_id = next_opaque_id(); }
   void touched() {

@@ -54,7 +54,11 @@ std::string message_of(const std::exception_ptr& p) {
 
 }  // namespace
 
-VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.num_threads) {
+VectorEnv::VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> workers)
+    : cfg_(checked(cfg)),
+      pool_(workers ? std::move(workers) : std::make_shared<WorkerPool>(cfg_.num_threads)),
+      num_threads_(pool_->num_threads()) {
+  cfg_.num_threads = num_threads_;
   const int B = cfg_.num_envs;
   num_players_ = int(cfg_.game.tribes.size());
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players_).size();
@@ -75,7 +79,7 @@ VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.n
   rows_action_.resize(size_t(B));
   seen_.assign(size_t(B), 0);
   row_errors_.resize(size_t(B));
-  pool_.run(B, [this](int begin, int end) {
+  pool_->run(B, [this](int begin, int end) {
     for (int i = begin; i < end; ++i) start_episode(envs_[size_t(i)], i);
   });
   for (Env& e : envs_) {
@@ -101,7 +105,7 @@ void VectorEnv::close() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closed_) return;
   closed_ = true;
-  pool_.close();
+  pool_.reset();
 }
 
 void VectorEnv::check_usable() const {
@@ -266,7 +270,7 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
 
 void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
   for (int r = 0; r < rows; ++r) row_errors_[size_t(r)] = nullptr;
-  pool_.run(rows, [&](int begin, int end) {
+  pool_->run(rows, [&](int begin, int end) {
     for (int r = begin; r < end; ++r) {
       try {
         process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out);

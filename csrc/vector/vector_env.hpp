@@ -29,6 +29,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -67,8 +68,10 @@ struct VectorConfig {
 
 class VectorEnv {
  public:
-  // Validates cfg (InvalidArgument), starts the worker pool and episode 0 of every environment.
-  explicit VectorEnv(const VectorConfig& cfg);
+  // Validates cfg (InvalidArgument), starts the worker pool and episode 0 of
+  // every environment. With `workers`, that pool is shared (its thread count
+  // replaces cfg.num_threads; results do not depend on it).
+  explicit VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> workers = nullptr);
   ~VectorEnv();
   VectorEnv(const VectorEnv&) = delete;
   VectorEnv& operator=(const VectorEnv&) = delete;
@@ -76,7 +79,9 @@ class VectorEnv {
   const VectorConfig& config() const { return cfg_; }
   int num_envs() const { return cfg_.num_envs; }
   int num_tiles() const { return cfg_.game.map_size * cfg_.game.map_size; }
-  int num_threads() const { return pool_.num_threads(); }
+  int num_threads() const { return num_threads_; }
+  // The worker pool (shareable with another owner driving these games in other phases).
+  const std::shared_ptr<WorkerPool>& workers() const { return pool_; }
   // Batch sizes for `rows` rows (B for full calls, a slot's size otherwise).
   BatchDims dims(int rows) const;
 
@@ -97,7 +102,8 @@ class VectorEnv {
   void step(const IndexSpan* env_ids, Strided<int32_t> actions, const Strided<uint64_t>* state_ids,
             const BatchView& out);
 
-  // Joins the workers (idempotent). Every later call throws std::runtime_error.
+  // Releases the worker pool (joined unless another owner shares it; idempotent).
+  // Every later call throws std::runtime_error.
   void close();
   bool closed() const { return closed_.load(); }
 
@@ -150,7 +156,8 @@ class VectorEnv {
   std::mutex mutex_;
   std::atomic<bool> closed_{false};
   std::string broken_;  // non-empty: a worker failed; reset() required
-  WorkerPool pool_;
+  std::shared_ptr<WorkerPool> pool_;
+  int num_threads_ = 1;
 };
 
 }  // namespace polyenv
