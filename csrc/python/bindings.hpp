@@ -19,6 +19,7 @@ void init_masks(py::module_& m);
 void init_flat(py::module_& m);
 void init_mcts_pool(py::module_& m);
 void init_selfplay_pool(py::module_& m);
+void init_play(py::module_& m);
 
 // A fresh C-contiguous NumPy array of the given shape.
 template <class T>

@@ -1,10 +1,12 @@
-// vector_env.cpp — VectorEnv: validation, episodes, the step / auto-reset
-// logic, the per-player event rings and the row encoder (vector_env.hpp).
+// vector_env.cpp — VectorEnv's protocol (vector_env.hpp): configuration
+// checks, the lock, env-id and state-id validation, running rows on the
+// worker pool and assigning fresh ids in row order. Episodes (seeding,
+// opponents, step, reward) are in vector_episodes.cpp, the row writer in
+// vector_rows.cpp.
 #include "vector_env.hpp"
 
 #include <algorithm>
 
-#include "../runtime/reward.hpp"
 
 namespace polyenv {
 
@@ -142,130 +144,6 @@ void VectorEnv::load_env_ids(const IndexSpan& ids) {
     seen_[size_t(v)] = seen_stamp_;
     rows_env_[size_t(r)] = int32_t(v);
   }
-}
-
-void VectorEnv::start_episode(Env& e, int env) {
-  const uint64_t seed = base_seed_ + uint64_t(env) + e.episode_index * uint64_t(cfg_.num_envs);
-  new_game(e.state, cfg_.game, seed);
-  e.state_changed();
-  e.journal.clear();
-  if (cfg_.opponent >= 0) play_opponents(e, sink(e));
-  e.observer = e.state.current_player;
-  e.new_state = e.new_episode = true;
-}
-
-void VectorEnv::play_opponents(Env& e, EventSink* sink) {
-  const BotSpec bot{cfg_.opponent, cfg_.opponent_simulations};
-  // Each bot turn draws from a stream derived from its starting position, as polyenv.bots.play_turn does.
-  play_until(e.state, cfg_.learner_seats, -1, e.bot_stream, false, sink,
-             [&](const GameState& s, Rng& rng) { return player_action(s, bot, rng, e.bot_scratch); });
-}
-
-void VectorEnv::write_window(const Env& e, int observer, int row, const BatchView& out,
-                             const ObservationFields& fields) const {
-  const int K = cfg_.history;
-  if (K == 0) return;
-  constexpr int kAff = kEventAffectedRows * kEventAffectedFeatures;
-  int32_t* features = at<int32_t>(out, fields.event_features, row);
-  uint64_t* sequence = at<uint64_t>(out, fields.event_sequence, row);
-  uint64_t* action_sequence = at<uint64_t>(out, fields.event_action_sequence, row);
-  uint8_t* mask = at<uint8_t>(out, fields.event_mask, row);
-  int32_t* affected = at<int32_t>(out, fields.event_affected, row);
-  uint8_t* affected_mask = at<uint8_t>(out, fields.event_affected_mask, row);
-  const int n = e.journal.kept(observer);
-  const int pad = K - n;
-  // Left padding: all zero (sequence 0 is never a record's).
-  std::memset(features, 0, sizeof(int32_t) * size_t(pad) * kEventFeatures);
-  std::memset(sequence, 0, sizeof(uint64_t) * size_t(pad));
-  std::memset(action_sequence, 0, sizeof(uint64_t) * size_t(pad));
-  std::memset(mask, 0, size_t(pad));
-  std::memset(affected, 0, sizeof(int32_t) * size_t(pad) * kAff);
-  std::memset(affected_mask, 0, size_t(pad) * kEventAffectedRows);
-  for (int j = 0; j < n; ++j) {
-    const EventRecord& r = e.journal.record(observer, j);
-    const size_t d = size_t(pad + j);
-    std::memcpy(features + d * kEventFeatures, r.features.data(), sizeof(r.features));
-    sequence[d] = r.sequence;
-    action_sequence[d] = r.action_sequence;
-    mask[d] = 1;
-    std::memcpy(affected + d * kAff, r.affected.data(), sizeof(r.affected));
-    std::memcpy(affected_mask + d * kEventAffectedRows, r.affected_mask.data(), sizeof(r.affected_mask));
-  }
-}
-
-void VectorEnv::encode_observation(const Env& e, int observer, int row, const BatchView& out,
-                                   const ObservationFields& fields) const {
-  encode_map_tokens(e.state, observer, at<int32_t>(out, fields.map_tokens, row));
-  encode_state(e.state, observer, at<int32_t>(out, fields.state, row));
-  write_window(e, observer, row, out, fields);
-}
-
-void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out) {
-  const GameState& s = e.state;
-  const int observer = e.observer;
-  const ModelRow model{at<int32_t>(out, kBMapTokens, row),      at<int32_t>(out, kBState, row),
-                       at<int32_t>(out, kBActionId, row),       at<int32_t>(out, kBActionFeatures, row),
-                       at<uint8_t>(out, kBActionArgMask, row),  at<uint8_t>(out, kBActionMask, row)};
-  const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves);
-  write_window(e, observer, row, out, kLiveObservation);
-  e.cache_legal(at<int32_t>(out, kBActionId, row), rows.rows, !rows.truncated);
-  *at<int32_t>(out, kBLegalCount, row) = rows.rows;
-  *at<int32_t>(out, kBTotalLegalCount, row) = rows.total;
-  *at<uint8_t>(out, kBActionTruncated, row) = rows.truncated ? 1 : 0;
-  *at<int32_t>(out, kBEnvId, row) = env;
-}
-
-void VectorEnv::zero_final_row(int row, const BatchView& out) const {
-  for (int f = kBFinalMapTokens; f < kNumBatchFields; ++f) {
-    const size_t bytes = row_bytes_[size_t(f)];
-    if (bytes) std::memset(out.get<char>(f) + size_t(row) * bytes, 0, bytes);
-  }
-}
-
-void VectorEnv::process_row(Op op, int row, int env, int32_t action, const BatchView& out) {
-  Env& e = envs_[size_t(env)];
-  if (!e.fault.empty()) {
-    std::string message;
-    message.swap(e.fault);
-    throw std::runtime_error(message);
-  }
-  float reward = 0.0f;
-  uint8_t terminated = 0, valid = 0;
-  bool final_written = false;
-  if (op == Op::kReset) {
-    start_episode(e, env);
-  } else if (op == Op::kStep) {
-    GameState& s = e.state;
-    valid = e.accepts(action);
-    if (valid) {
-      EventSink* events = sink(e);
-      const int actor = s.current_player;
-      const int margin_before = score_margin(s, actor);
-      apply_action(s, action, events);
-      e.state_changed();
-      if (cfg_.opponent >= 0) play_opponents(e, events);
-      e.new_state = true;
-      e.observer = s.current_player;
-      reward = action_reward(s, actor, margin_before, cfg_.score_reward_scale);
-      if (s.game_over) {
-        terminated = 1;
-        e.observer = actor;
-        if (cfg_.keep_terminal_observation) {
-          encode_observation(e, actor, row, out, kFinalObservation);
-          final_written = true;
-        }
-        if (cfg_.auto_reset) {
-          e.episode_index++;
-          start_episode(e, env);
-        }
-      }
-    }
-  }
-  if (cfg_.keep_terminal_observation && !final_written) zero_final_row(row, out);
-  encode_row(e, env, row, out);
-  *at<float>(out, kBReward, row) = reward;
-  *at<uint8_t>(out, kBTerminated, row) = terminated;
-  *at<uint8_t>(out, kBActionValid, row) = valid;
 }
 
 void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
