@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "check.hpp"
 #include "engine/ids.hpp"
 #include "engine/playout.hpp"
 #include "runtime/game_handle.hpp"
@@ -18,18 +19,6 @@
 using namespace polyenv;
 
 namespace {
-
-int g_failures = 0;
-int g_checks = 0;
-
-#define CHECK(cond)                                                                 \
-  do {                                                                              \
-    ++g_checks;                                                                     \
-    if (!(cond)) {                                                                  \
-      ++g_failures;                                                                 \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                               \
-  } while (0)
 
 std::vector<int32_t> legal_list(const GameState& s, MoveCache* cache) {
   std::vector<int32_t> out(size_t(legal_actions(s, nullptr, 0)) + 64);
