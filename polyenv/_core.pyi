@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -479,6 +479,10 @@ def bot_play(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: t
 def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """
     Plays the current player's turn to its end (or the game's); returns the number of actions.
+    """
+def bot_play_until(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, stop_seats: typing.SupportsInt | typing.SupportsIndex, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
+    """
+    Plays `bot` for every seat outside the bit set stop_seats until a stop seat is to move or the game ends (each bot turn's stream derived from its starting position); returns the number of actions applied.
     """
 def check_player_count(arg0: typing.SupportsInt | typing.SupportsIndex) -> None:
     """

@@ -170,17 +170,6 @@ int32_t bot_action(const GameState& s, BotKind bot, Rng& rng, BotScratch& scratc
   return bot == kGreedyBot ? greedy_action(s, rng, scratch) : random_action(s, rng, scratch);
 }
 
-int bot_play_turn(GameState& s, BotKind bot, Rng& rng, BotScratch& scratch) {
-  const int player = s.current_player;
-  const int32_t turn = s.turns_played;
-  int applied = 0;
-  while (!s.game_over && s.current_player == player && s.turns_played == turn) {
-    apply_action(s, bot_action(s, bot, rng, scratch));
-    ++applied;
-  }
-  return applied;
-}
-
 Rng bot_rng(uint64_t seed) {
   Rng rng;
   rng.seed(splitmix64(seed), 0xB07);

@@ -2,6 +2,7 @@
 // "greedy" (one-ply heuristic in the spirit of Tribes' SimpleAgent).
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "game.hpp"
@@ -30,8 +31,34 @@ int32_t bot_action(const GameState& s, BotKind bot, Rng& rng, BotScratch& scratc
 // The greedy bot's evaluation of `s` for `player` (higher is better; a won game
 // is +1e7, a lost one -1e7). Used as a search heuristic by the MCTS player.
 double bot_evaluation(const GameState& s, int player);
-// Plays the current player's moves with `bot` until its turn ends or the game ends.
-// Returns the number of actions applied.
-int bot_play_turn(GameState& s, BotKind bot, Rng& rng, BotScratch& scratch);
+
+// A bot that never hands the turn back is a bug: play_until stops it instead of hanging.
+inline constexpr int kMaxBotActions = 1 << 20;
+
+// The one bot turn loop of every caller (VectorGameEnv's opponents, the bot
+// bindings of GameEnv): applies choose(state, rng) while the game is not over,
+// the player to move is not in `stop_seats` (bit per seat) and fewer than
+// `max_turns` turns have ended (< 0: no limit). `rng` is the bot stream: at the
+// start of every turn it is reseeded from the position (bot_rng_for_position),
+// except for the first turn when `keep_first_stream` (a caller-seeded stream).
+// Returns the number of actions applied; throws std::runtime_error after
+// kMaxBotActions actions.
+template <class Choose>
+int play_until(GameState& s, uint32_t stop_seats, int max_turns, Rng& rng, bool keep_first_stream, EventSink* sink,
+               Choose&& choose) {
+  const int32_t start = s.turns_played;
+  int32_t turn = keep_first_stream ? start : -1;
+  int applied = 0;
+  while (!s.game_over && !((stop_seats >> s.current_player) & 1u) &&
+         (max_turns < 0 || s.turns_played - start < max_turns)) {
+    if (++applied > kMaxBotActions) throw std::runtime_error("the bot did not end its turn");
+    if (s.turns_played != turn) {
+      rng = bot_rng_for_position(s);
+      turn = s.turns_played;
+    }
+    apply_action(s, choose(static_cast<const GameState&>(s), rng), sink);
+  }
+  return applied;
+}
 
 }  // namespace polyenv

@@ -1,8 +1,9 @@
 // events.hpp — the fog-safe event journal. Every world action produces one
 // WorldEvent holding everything any observer could need; visible_record()
 // filters it for one observer (hidden positions, units and victims become -1,
-// never reconstructed). Journals live outside GameState (GameEnv keeps a full
-// per-player list, VectorGameEnv a bounded ring), so clone stays a copy.
+// never reconstructed). Journals live outside GameState (runtime/event_journal.hpp:
+// GameEnv keeps a full per-player list, VectorGameEnv a bounded ring), so clone
+// stays a copy.
 #pragma once
 #include <array>
 #include <cstdint>

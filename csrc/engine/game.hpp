@@ -109,6 +109,8 @@ inline ActionSpace action_space(const GameState& s) { return ActionSpace(s.map_s
 int tech_cost(const GameState& s, int player, int tech);
 int star_income(const GameState& s, int player);   // next turn's income
 int city_production(const GameState& s, int city);
+// Whether `player` has explored `tile` (always true under full observability).
+bool tile_explored(const GameState& s, int player, int tile);
 // The player's score minus the best score among the other players (eliminated ones included).
 int score_margin(const GameState& s, int player);
 struct CombatOutcome { int dealt = 0; int retaliation = 0; bool kills = false; bool counter = false; };

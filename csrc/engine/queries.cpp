@@ -35,6 +35,8 @@ int star_income(const GameState& s, int player) {
   return total > 0 ? total : 0;
 }
 
+bool tile_explored(const GameState& s, int player, int tile) { return sees_tile(s, player, tile); }
+
 int score_margin(const GameState& s, int player) {
   int best_other = INT32_MIN;
   for (int p = 0; p < s.num_players; ++p) {

@@ -8,7 +8,7 @@ namespace polyenv {
 
 // ------------------------------------------------------------------ units
 
-void touch_moves(GameState& s) { s.move_epoch = next_opaque_id(); }
+void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
 
 void note_sightings(GameState& s) {
   const int players = s.num_players;

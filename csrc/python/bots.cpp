@@ -100,16 +100,11 @@ void init_bots(py::module_& m) {
     int applied = 0;
     {
       py::gil_scoped_release release;
-      GameState& s = g.state;
-      Rng rng = bot_stream(s, seed);
+      Rng rng = bot_stream(g.state, seed);
       PlayerScratch& sc = scratch();
-      const int player = s.current_player;
-      const int32_t turn = s.turns_played;
-      // The loop of bot_play_turn, with the journal as event sink.
-      while (!s.game_over && s.current_player == player && s.turns_played == turn) {
-        apply_action(s, player_action(s, kind, rng, sc), &g.journal);
-        ++applied;
-      }
+      // One turn of this player (max_turns 1), from the stream chosen above.
+      applied = play_until(g.state, 0u, 1, rng, true, &g.journal,
+                           [&](const GameState& s, Rng& r) { return player_action(s, kind, r, sc); });
     }
     if (applied > 0) g.touched();
     return applied;

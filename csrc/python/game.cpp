@@ -3,7 +3,6 @@
 // here (or in the engine) before any change.
 #include <pybind11/stl.h>
 
-#include <chrono>
 #include <cstring>
 #include <algorithm>
 #include <string>
@@ -11,7 +10,7 @@
 
 #include "../encode/encode.hpp"
 #include "../engine/ids.hpp"
-#include "../engine/mechanics.hpp"
+#include "../engine/playout.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
 
@@ -151,7 +150,7 @@ py::dict player_dict(const GameState& s, int p) {
 py::dict tile_dict(const GameState& s, int t) {
   const Tile& tile = s.tiles[t];
   py::list explored;
-  for (int p = 0; p < s.num_players; ++p) explored.append(bool(sees_tile(s, p, t)));
+  for (int p = 0; p < s.num_players; ++p) explored.append(tile_explored(s, p, t));
   py::dict d;
   d["terrain"] = kTerrainNames[tile.terrain];
   d["resource"] = tile.resource >= 0 ? py::object(py::str(kResourceNames[tile.resource])) : py::object(py::none());
@@ -164,128 +163,6 @@ py::dict tile_dict(const GameState& s, int t) {
   return d;
 }
 
-// Uniform random play (the full legal list rebuilt before every action) to the end
-// or for max_actions (< 0: no limit). `counts`, if given, receives the legal-list
-// size of every decision. Returns the number of actions applied.
-// The event journal as bytes (pickle keeps it; to_bytes is the game state only):
-// per player a uint32 count, then per record its sequence (uint64), features,
-// affected rows and mask, field by field (no padding bytes).
-std::string journal_bytes(const Journal& j) {
-  std::string out;
-  auto put = [&](const void* p, size_t n) { out.append(static_cast<const char*>(p), n); };
-  for (const auto& records : j.records) {
-    const uint32_t n = uint32_t(records.size());
-    put(&n, sizeof n);
-    for (const JournalRecord& r : records) {
-      put(&r.sequence, sizeof r.sequence);
-      put(r.features.data(), sizeof r.features);
-      put(r.affected.data(), sizeof r.affected);
-      put(r.affected_mask.data(), sizeof r.affected_mask);
-    }
-  }
-  return out;
-}
-
-Journal parse_journal(std::string_view in, int players) {
-  constexpr size_t kRecord = sizeof(uint64_t) + sizeof(JournalRecord::features) + sizeof(JournalRecord::affected) +
-                             sizeof(JournalRecord::affected_mask);
-  Journal j;
-  j.clear(players);
-  size_t pos = 0;
-  auto get = [&](void* p, size_t n) {
-    if (in.size() - pos < n) throw InvalidArgument("journal bytes are truncated");
-    std::memcpy(p, in.data() + pos, n);
-    pos += n;
-  };
-  for (int p = 0; p < players; ++p) {
-    uint32_t n = 0;
-    get(&n, sizeof n);
-    if (size_t(n) > (in.size() - pos) / kRecord) throw InvalidArgument("journal bytes are truncated");
-    j.records[size_t(p)].resize(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      JournalRecord& r = j.records[size_t(p)][i];
-      get(&r.sequence, sizeof r.sequence);
-      get(r.features.data(), sizeof r.features);
-      get(r.affected.data(), sizeof r.affected);
-      get(r.affected_mask.data(), sizeof r.affected_mask);
-      if (r.sequence != i + 1) throw InvalidArgument("journal bytes hold a broken sequence");
-      r.action_sequence = r.sequence;
-    }
-  }
-  if (pos != in.size()) throw InvalidArgument("journal bytes have trailing data");
-  return j;
-}
-
-int random_playout(Game& g, int max_actions, uint64_t seed, bool record_events,
-                   std::vector<int32_t>* counts = nullptr) {
-  Rng rng;
-  rng.seed(seed, 0x9E37);
-  int applied = 0;
-  EventSink* sink = record_events ? &g.journal : nullptr;
-  while (!g.state.game_over && (max_actions < 0 || applied < max_actions)) {
-    const int total = g.fill_legal();
-    if (counts) counts->push_back(total);
-    apply_action(g.state, g.legal[rng.below(uint32_t(total))], sink);
-    ++applied;
-  }
-  return applied;
-}
-
-// Check mode: random play as random_playout (the production list, move cache on), and
-// after every action the list must equal legal_actions_reference and the uncached
-// list. Returns the number of decisions checked; throws on the first difference.
-int checked_playout(Game& g, int max_actions, uint64_t seed) {
-  Rng rng;
-  rng.seed(seed, 0x9E37);
-  std::vector<int32_t> reference, uncached;
-  int checked = 0;
-  while (!g.state.game_over && (max_actions < 0 || checked < max_actions)) {
-    const int total = g.fill_legal();
-    reference.resize(size_t(legal_actions_reference(g.state, nullptr, 0)));
-    legal_actions_reference(g.state, reference.data(), int(reference.size()));
-    uncached.resize(size_t(legal_actions(g.state, nullptr, 0)));
-    legal_actions(g.state, uncached.data(), int(uncached.size()));
-    for (const auto* other : {&reference, &uncached}) {
-      if (int(other->size()) == total && std::equal(other->begin(), other->end(), g.legal.begin())) continue;
-      int i = 0;
-      while (i < total && i < int(other->size()) && (*other)[size_t(i)] == g.legal[size_t(i)]) ++i;
-      const int32_t fast_id = i < total ? g.legal[size_t(i)] : -1;
-      const int32_t other_id = i < int(other->size()) ? (*other)[size_t(i)] : -1;
-      throw std::runtime_error(std::string("legal list differs from the ") +
-                               (other == &reference ? "reference" : "uncached") + " list after " +
-                               std::to_string(g.state.actions_applied) + " actions: " + std::to_string(total) + " vs " +
-                               std::to_string(other->size()) + " ids, first difference at position " +
-                               std::to_string(i) + " (" + std::to_string(fast_id) + " vs " + std::to_string(other_id) +
-                               ": " + describe_action(g.state, fast_id >= 0 ? fast_id : other_id) + ")");
-    }
-    apply_action(g.state, g.legal[rng.below(uint32_t(total))]);
-    ++checked;
-  }
-  return checked;
-}
-
-// Benchmark helper: mean nanoseconds of one copy of the state, as
-// (copy-assign into a reused GameState, copy-construct a fresh one).
-std::pair<double, double> clone_benchmark(const GameState& state, int iterations) {
-  using clock = std::chrono::steady_clock;
-  volatile int sink = 0;  // reads one field of every copy, so no copy is optimized away
-  GameState reused = state;
-  auto t0 = clock::now();
-  for (int i = 0; i < iterations; ++i) {
-    reused = state;
-    sink = sink + reused.tiles.back().terrain;
-  }
-  auto t1 = clock::now();
-  for (int i = 0; i < iterations; ++i) {
-    GameState fresh(state);
-    sink = sink + fresh.tiles.back().terrain;
-  }
-  auto t2 = clock::now();
-  const double n = iterations > 0 ? double(iterations) : 1.0;
-  return {std::chrono::duration<double, std::nano>(t1 - t0).count() / n,
-          std::chrono::duration<double, std::nano>(t2 - t1).count() / n};
-}
-
 }  // namespace
 
 void init_game(py::module_& m) {
@@ -295,7 +172,6 @@ void init_game(py::module_& m) {
         auto g = std::make_unique<Game>();
         g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
         g->state.auto_end_turn = auto_end;
-        g->legal.resize(4096);
         g->new_episode(seed);
         return g;
       })
@@ -306,7 +182,6 @@ void init_game(py::module_& m) {
         g->source = Source::kLevel;
         g->config = make_config(g->level.size, tribes, mode, max_turns, full_obs);
         g->state.auto_end_turn = auto_end;
-        g->legal.resize(4096);
         g->new_episode(seed);
         return g;
       })
@@ -317,7 +192,6 @@ void init_game(py::module_& m) {
         g->blank_terrain = terrain;
         g->blank_revealed = revealed;
         g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
-        g->legal.resize(4096);
         g->new_episode(seed);
         return g;
       })
@@ -328,10 +202,9 @@ void init_game(py::module_& m) {
         std::vector<int8_t> tribes;
         for (const Player& p : s.players) tribes.push_back(p.tribe);
         g->config = make_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability);
-        g->legal.resize(4096);
-        g->journal.clear(s.num_players);
-        g->episode_id = next_opaque_id();
-        g->state_id = next_opaque_id();
+        g->journal.configure(s.num_players, 0);
+        g->new_episode_id();
+        g->touched();
         return g;
       })
       .def("reset", [](Game& g, uint64_t seed) { GameLock lock(g); g.new_episode(seed); })
@@ -343,12 +216,12 @@ void init_game(py::module_& m) {
           throw InvalidArgument("the saved game has another board size or player count");
         }
         g.state = std::move(loaded);
-        g.journal.clear(g.state.num_players);
-        g.state_id = next_opaque_id();
+        g.journal.configure(g.state.num_players, 0);
+        g.touched();
       })
       .def("clone", [](const Game& g) { GameLock lock(g);
         auto c = std::make_unique<Game>(g);
-        c->state_id = next_opaque_id();  // a clone is a new live position
+        c->new_state_id();  // a clone is a new live position
         return c;
       })
       .def("to_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(serialize(g.state)); })
@@ -380,24 +253,14 @@ void init_game(py::module_& m) {
         return std::binary_search(g.legal.begin(), g.legal.begin() + total, int32_t(id));
       })
       .def("step", [](Game& g, int64_t id) { GameLock lock(g);
-        const int size = action_space(g.state).size();
-        if (id < 0 || id >= size) {
-          throw InvalidArgument("action id " + std::to_string(id) + " is outside [0, " + std::to_string(size) + ")");
-        }
-        if (g.state.game_over) throw InvalidArgument("the game is over; call reset()");
-        const int total = g.legal_now();
-        if (!std::binary_search(g.legal.begin(), g.legal.begin() + total, int32_t(id))) {
-          throw InvalidArgument("action " + std::to_string(id) + " (" + describe_action(g.state, int32_t(id)) +
-                                ") is not legal now");
-        }
-        apply_action(g.state, int32_t(id), &g.journal);
-        g.touched();
+        g.apply_checked(id, &g.journal);
+        g.new_state_id();
       })
       .def("playout", [](Game& g, int max_actions, uint64_t seed, bool record_events) { GameLock lock(g);
         int applied;
         {
           py::gil_scoped_release release;
-          applied = random_playout(g, max_actions, seed, record_events);
+          applied = random_playout(g.state, seed, max_actions, g.legal, &g.moves, record_events ? &g.journal : nullptr);
         }
         if (applied > 0) g.touched();
         return applied;
@@ -408,7 +271,7 @@ void init_game(py::module_& m) {
         std::vector<int32_t> counts;
         {
           py::gil_scoped_release release;
-          random_playout(g, max_actions, seed, false, &counts);
+          random_playout(g.state, seed, max_actions, g.legal, &g.moves, nullptr, &counts);
         }
         if (!counts.empty()) g.touched();
         auto out = new_array<int32_t>({py::ssize_t(counts.size())});
@@ -427,7 +290,7 @@ void init_game(py::module_& m) {
         int checked;
         {
           py::gil_scoped_release release;
-          checked = checked_playout(g, max_actions, seed);
+          checked = checked_playout(g.state, seed, max_actions, g.legal, &g.moves);
         }
         if (checked > 0) g.touched();
         return checked;
@@ -480,18 +343,18 @@ void init_game(py::module_& m) {
       })
       .def("visible_events", [](const Game& g, int player, int64_t cursor) { GameLock lock(g);
         check_player(g, player);
-        const auto& records = g.journal.records[player];
-        if (cursor < 0 || cursor > int64_t(records.size())) {
-          throw py::index_error("cursor " + std::to_string(cursor) + " is outside 0.." + std::to_string(records.size()));
+        const int64_t kept = g.journal.kept(player);
+        if (cursor < 0 || cursor > kept) {
+          throw py::index_error("cursor " + std::to_string(cursor) + " is outside 0.." + std::to_string(kept));
         }
-        const py::ssize_t n = py::ssize_t(records.size()) - cursor;
+        const py::ssize_t n = py::ssize_t(kept - cursor);
         auto features = new_array<int32_t>({n, kEventFeatures});
         auto affected = new_array<int32_t>({n, kEventAffectedRows, kEventAffectedFeatures});
         auto affected_mask = new_array<uint8_t>({n, kEventAffectedRows});
         auto sequence = new_array<uint64_t>({n});
         auto action_sequence = new_array<uint64_t>({n});
         for (py::ssize_t i = 0; i < n; ++i) {
-          const JournalRecord& r = records[size_t(cursor + i)];
+          const EventRecord& r = g.journal.record(player, int(cursor + i));
           std::copy(r.features.begin(), r.features.end(), features.mutable_data() + i * kEventFeatures);
           std::copy(r.affected.begin(), r.affected.end(), affected.mutable_data() + i * r.affected.size());
           std::copy(r.affected_mask.begin(), r.affected_mask.end(), affected_mask.mutable_data() + i * kEventAffectedRows);
@@ -504,13 +367,12 @@ void init_game(py::module_& m) {
         d["affected_mask"] = affected_mask;
         d["sequence"] = sequence;
         d["action_sequence"] = action_sequence;
-        return py::make_tuple(d, int64_t(records.size()));
+        return py::make_tuple(d, kept);
       })
-      .def("journal_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(journal_bytes(g.journal)); })
+      .def("journal_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(g.journal.to_bytes()); })
       .def("load_journal", [](Game& g, py::bytes data) { GameLock lock(g);
         // Parsed and checked completely before the journal is replaced.
-        Journal loaded = parse_journal(std::string_view(data), g.state.num_players);
-        g.journal = std::move(loaded);
+        g.journal.load_bytes(std::string_view(data));
       })
       .def("check_invariants", [](const Game& g) { GameLock lock(g); return check_invariants(g.state); })
       .def("ranking", [](const Game& g) { GameLock lock(g); return ranking(g.state); })

@@ -1,12 +1,11 @@
-// polyenv._core.update_id_mask: keeps a dense [B, action_space_size] mask of
-// legal global ids in step with a batch's legal rows, touching only the ids
-// that change (TribesVectorEnv's action_mode="global" with copy=False). A
-// NumPy version of the same update (boolean indexing, fancy assignment) cost
-// more than the rest of the Gymnasium layer together.
-#include <algorithm>
+// polyenv._core.update_id_mask: the binding of vector/id_mask.hpp (argument
+// checks only; the kernel is there). A NumPy version of the same update
+// (boolean indexing, fancy assignment) cost more than the rest of the
+// Gymnasium layer together.
 #include <string>
 
 #include "../engine/game.hpp"
+#include "../vector/id_mask.hpp"
 #include "bindings.hpp"
 
 namespace polyenv::python {
@@ -30,24 +29,6 @@ py::array_t<T> checked(const py::handle& obj, const char* name, int ndim, bool w
   return py::reinterpret_borrow<py::array_t<T>>(a);
 }
 
-// Every id of the first counts[r] entries of row r lies in [0, limit); counts lie in [0, width].
-void check_rows(const int32_t* ids, const int32_t* counts, int64_t rows, int64_t width, int64_t limit,
-                const char* name) {
-  for (int64_t r = 0; r < rows; ++r) {
-    if (counts[r] < 0 || counts[r] > width) {
-      throw InvalidArgument(std::string(name) + " count " + std::to_string(counts[r]) + " of row " +
-                            std::to_string(r) + " is outside [0, " + std::to_string(width) + "]");
-    }
-    for (int32_t j = 0; j < counts[r]; ++j) {
-      const int32_t id = ids[r * width + j];
-      if (id < 0 || id >= limit) {
-        throw InvalidArgument(std::string(name) + " id " + std::to_string(id) + " in row " + std::to_string(r) +
-                              " is outside [0, " + std::to_string(limit) + ")");
-      }
-    }
-  }
-}
-
 }  // namespace
 
 void init_masks(py::module_& m) {
@@ -66,23 +47,9 @@ void init_masks(py::module_& m) {
           throw InvalidArgument("update_id_mask: mask [B, A], action_id and marked [B, Amax], "
                                 "legal_action_count and marked_count [B] must agree");
         }
-        check_rows(ids.data(), counts.data(), rows, width, limit, "action_id");
-        check_rows(marked.data(), marked_counts.data(), rows, width, limit, "marked");
-        int8_t* out = mask.mutable_data();
-        int32_t* kept = marked.mutable_data();
-        int32_t* kept_counts = marked_counts.mutable_data();
-        const int32_t* now = ids.data();
-        const int32_t* now_counts = counts.data();
         py::gil_scoped_release release;
-        for (int64_t r = 0; r < rows; ++r) {
-          int8_t* row = out + r * limit;
-          int32_t* row_kept = kept + r * width;
-          for (int32_t j = 0; j < kept_counts[r]; ++j) row[row_kept[j]] = 0;
-          const int32_t* row_now = now + r * width;
-          for (int32_t j = 0; j < now_counts[r]; ++j) row[row_now[j]] = 1;
-          std::copy(row_now, row_now + now_counts[r], row_kept);
-          kept_counts[r] = now_counts[r];
-        }
+        update_id_mask(mask.mutable_data(), ids.data(), counts.data(), marked.mutable_data(),
+                       marked_counts.mutable_data(), rows, width, limit);
       },
       py::arg("mask"), py::arg("action_id"), py::arg("legal_action_count"), py::arg("marked"),
       py::arg("marked_count"),

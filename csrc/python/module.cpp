@@ -15,4 +15,5 @@ PYBIND11_MODULE(_core, m) {
   polyenv::python::init_flat(m);
   polyenv::python::init_mcts_pool(m);
   polyenv::python::init_selfplay_pool(m);
+  polyenv::python::init_play(m);
 }

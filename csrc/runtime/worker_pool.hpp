@@ -8,6 +8,15 @@
 // any thread count. An exception thrown by fn on any thread is caught there
 // and rethrown in the caller once every range has finished (the lowest range's
 // exception wins, so the choice is deterministic too). No allocation per run.
+//
+// Sharing. Several owners may hold one pool (std::shared_ptr): a vector env
+// and a search pool driving the same games in separate phases. Calls of run()
+// from different threads take turns (one job at a time). A nested call — run()
+// from inside one of this pool's jobs, on a worker or on the caller — cannot
+// wait for busy workers, so it runs its ranges one after another on the
+// calling thread: the same ranges, the same results, no deadlock. (Nesting
+// run() of two different pools inside each other in both directions is not
+// supported.)
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -49,12 +58,21 @@ class WorkerPool {
 
   // Calls fn(begin, end) once per non-empty static range of [0, n) and returns
   // when all ranges are done; rethrows the first exception (lowest range).
-  // Not reentrant: one run() at a time (callers serialize with their own lock).
+  // Concurrent calls take turns; a nested call runs inline (see above).
   template <class F>
   void run(int n, F&& fn) {
     if (n <= 0) return;
+    if (running_here() == this) {
+      for (int w = 0; w < num_threads(); ++w) {
+        int begin, end;
+        split(n, num_threads(), w, begin, end);
+        if (begin < end) fn(begin, end);
+      }
+      return;
+    }
     using Fn = std::remove_reference_t<F>;
     Job job{[](void* ctx, int begin, int end) { (*static_cast<Fn*>(ctx))(begin, end); }, &fn, n};
+    std::lock_guard<std::mutex> turn(run_mutex_);
     dispatch(job);
   }
 
@@ -71,15 +89,24 @@ class WorkerPool {
     int n = 0;
   };
 
+  // The pool whose job the calling thread is running (nullptr: none).
+  static const WorkerPool*& running_here() {
+    thread_local const WorkerPool* pool = nullptr;
+    return pool;
+  }
+
   void run_part(int w) {
     int begin, end;
     split(job_.n, num_threads(), w, begin, end);
     if (begin >= end) return;
+    const WorkerPool* outer = running_here();
+    running_here() = this;
     try {
       job_.call(job_.ctx, begin, end);
     } catch (...) {
       errors_[size_t(w)] = std::current_exception();
     }
+    running_here() = outer;
   }
 
   void dispatch(const Job& job) {
@@ -125,6 +152,7 @@ class WorkerPool {
     }
   }
 
+  std::mutex run_mutex_;  // one job at a time across owners
   std::mutex mutex_;
   std::condition_variable start_;
   std::condition_variable done_;

@@ -31,9 +31,7 @@ MctsPoolConfig checked(const MctsPoolConfig& cfg) {
          std::to_string(kMaxMapSize) + "]");
   }
   const int players = int(cfg.game.tribes.size());
-  if (players < 2 || players > kMaxPlayers) {
-    fail("players must name 2 to " + std::to_string(kMaxPlayers) + " tribes, got " + std::to_string(players));
-  }
+  check_player_count(players);
   if (cfg.max_pending_leaves < 1 || cfg.max_pending_leaves > MctsPool::kMaxPending) {
     fail("max_pending_leaves_per_tree must be in [1, 8], got " + std::to_string(cfg.max_pending_leaves));
   }
@@ -81,8 +79,8 @@ MctsPool::MctsPool(const MctsPoolConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.n
     root_tree(g, env);
   });
   for (Game& g : games_) {
-    g.episode_id = next_opaque_id();
-    g.state_id = next_opaque_id();
+    g.new_episode_id();
+    g.new_state_id();
     g.new_state = g.new_episode = false;
   }
 }
@@ -130,7 +128,7 @@ void MctsPool::start_episode(Game& g, int env) {
   const uint64_t seed = base_seed_ + uint64_t(env) + g.episode_index * uint64_t(cfg_.num_envs);
   new_game(g.state, cfg_.game, seed);
   episode_started(env);
-  g.legal_complete = false;
+  g.state_changed();
   g.observer = g.state.current_player;
   g.new_state = g.new_episode = true;
 }
@@ -146,8 +144,7 @@ void MctsPool::root_tree(Game& g, int env) {
 void MctsPool::write_live_row(Game& g, int env, const FieldView& out) {
   const ActionRows rows =
       encode_model_row(g.state, g.observer, cfg_.max_actions, false, out.model_row(env), &g.moves);
-  g.legal.assign(out.at<int32_t>(kFActionId, env), out.at<int32_t>(kFActionId, env) + rows.rows);
-  g.legal_complete = !rows.truncated;
+  g.cache_legal(out.at<int32_t>(kFActionId, env), rows.rows, !rows.truncated);
   *out.at<int32_t>(kFLegalCount, env) = rows.rows;
   *out.at<int32_t>(kFTotalLegalCount, env) = rows.total;
   *out.at<uint8_t>(kFActionTruncated, env) = rows.truncated ? 1 : 0;
@@ -158,12 +155,6 @@ void MctsPool::write_live_row(Game& g, int env, const FieldView& out) {
                          " legal actions but max_actions is " + std::to_string(cfg_.max_actions) +
                          " (require_all_actions=True); reset() is required");
   }
-}
-
-bool MctsPool::accepts(const Game& g, int32_t action) const {
-  if (g.state.game_over || action < 0 || action >= action_space_size_) return false;
-  if (!g.legal_complete) return is_legal(g.state, action);
-  return std::binary_search(g.legal.begin(), g.legal.end(), action);
 }
 
 void MctsPool::reset(const uint64_t* seed, const FieldView& out) {
@@ -190,8 +181,8 @@ void MctsPool::reset(const uint64_t* seed, const FieldView& out) {
   broken_.clear();
   for (int env = 0; env < cfg_.num_envs; ++env) {
     Game& g = games_[size_t(env)];
-    g.episode_id = next_opaque_id();
-    g.state_id = next_opaque_id();
+    g.new_episode_id();
+    g.new_state_id();
     g.new_state = g.new_episode = false;
     *out.at<uint64_t>(kLStateId, env) = g.state_id;
     *out.at<uint64_t>(kLEpisodeId, env) = g.episode_id;
@@ -233,7 +224,7 @@ void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids
     run_games([&](Game& g, int env) {
       GameState& s = g.state;
       const int32_t action = actions_[size_t(env)];
-      const bool valid = accepts(g, action);
+      const bool valid = g.accepts(action);
       float reward = 0;
       uint8_t terminated = 0;
       int32_t winner = -1;
@@ -241,7 +232,7 @@ void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids
       if (valid) {
         const int actor = s.current_player;
         apply_action(s, action, live_event_sink(env));
-        g.legal_complete = false;
+        g.state_changed();
         g.new_state = true;
         g.observer = s.current_player;
         if (s.game_over) {
@@ -270,8 +261,8 @@ void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids
   }
   for (int env = 0; env < B; ++env) {
     Game& g = games_[size_t(env)];
-    if (g.new_episode) g.episode_id = next_opaque_id();
-    if (g.new_state) g.state_id = next_opaque_id();
+    if (g.new_episode) g.new_episode_id();
+    if (g.new_state) g.new_state_id();
     g.new_episode = g.new_state = false;
     *out.at<uint64_t>(kLStateId, env) = g.state_id;
     *out.at<uint64_t>(kLEpisodeId, env) = g.episode_id;
@@ -509,7 +500,7 @@ void MctsPool::root_policy(double temperature, const FieldView& out) {
     float* policy = out.at<float>(kRPolicy, env);
     // The root's rows: its edges once expanded, else the live row's legal ids (the same list).
     const bool expanded = tree.expanded(0);
-    const int n = expanded ? tree.num_edges(0) : (g.state.game_over ? 0 : int(g.legal.size()));
+    const int n = expanded ? tree.num_edges(0) : (g.state.game_over ? 0 : g.legal_count);
     int32_t total = 0, best = -1;
     for (int j = 0; j < n; ++j) {
       const int32_t e = tree.first_edge(0) + j;
@@ -565,9 +556,8 @@ void MctsPool::load_live_state(int env, const GameState& s) {
   }
   g.state = s;
   g.observer = s.current_player;
-  g.legal_complete = false;
-  g.legal.clear();
-  g.state_id = next_opaque_id();
+  g.state_changed();
+  g.new_state_id();
   root_tree(g, env);
 }
 

@@ -24,6 +24,7 @@
 #include "../engine/game.hpp"
 #include "../runtime/buffers.hpp"
 #include "../runtime/errors.hpp"
+#include "../runtime/game_handle.hpp"
 #include "../runtime/worker_pool.hpp"
 #include "pool_batch.hpp"
 #include "tree.hpp"
@@ -135,17 +136,13 @@ class MctsPool {
     std::vector<int32_t> ids;    // the leaf's action rows (copied when encoded)
     int32_t rows = 0;
   };
-  struct Game {
-    GameState state;
+  // A live game (the runtime's handle: state, move cache, the last live row's
+  // legal ids, ids) plus its tree.
+  struct Game : GameHandle {
     uint64_t episode_index = 0;
-    uint64_t state_id = 0;
-    uint64_t episode_id = 0;
     int observer = 0;
     bool new_state = false;
     bool new_episode = false;
-    MoveCache moves;
-    std::vector<int32_t> legal;  // ids of the last live row (ascending), for the legality check
-    bool legal_complete = false;
     // search
     SearchTree tree;
     MoveCache tree_moves;
@@ -164,7 +161,6 @@ class MctsPool {
   void start_episode(Game& g, int env);
   void root_tree(Game& g, int env);
   void write_live_row(Game& g, int env, const FieldView& out);
-  bool accepts(const Game& g, int32_t action) const;
   void select_in_tree(Game& g);
   Slot& slot_of(uint64_t id);
   void check_leaf_ids(const uint64_t* leaf_ids, int count);

@@ -1,17 +1,16 @@
-// vector_env.cpp — VectorEnv: validation, episodes, the step / auto-reset
-// logic, the per-player event rings and the row encoder (vector_env.hpp).
+// vector_env.cpp — VectorEnv's protocol (vector_env.hpp): configuration
+// checks, the lock, env-id and state-id validation, running rows on the
+// worker pool and assigning fresh ids in row order. Episodes (seeding,
+// opponents, step, reward) are in vector_episodes.cpp, the row writer in
+// vector_rows.cpp.
 #include "vector_env.hpp"
 
 #include <algorithm>
 
-#include "../engine/ids.hpp"
 
 namespace polyenv {
 
 namespace {
-
-// A bot that never hands the turn back is a bug; stop it instead of hanging.
-constexpr int kMaxOpponentActions = 1 << 20;
 
 VectorConfig checked(const VectorConfig& cfg) {
   auto fail = [](const std::string& m) { throw InvalidArgument(m); };
@@ -57,27 +56,11 @@ std::string message_of(const std::exception_ptr& p) {
 
 }  // namespace
 
-// Appends each world event to the ring of every player who could see it,
-// exactly as visible_record() filtered it for that player.
-struct VectorEnv::RingSink final : EventSink {
-  Env* env;
-  int cap;
-  RingSink(Env* e, int capacity) : env(e), cap(capacity) {}
-  void on_event(const GameState& s, const WorldEvent& ev) override {
-    for (int p = 0; p < s.num_players; ++p) {
-      // The spare slot at head is free, so a record that turns out invisible
-      // never overwrites a kept one.
-      EventRecord& r = env->ring[size_t(p) * size_t(cap) + size_t(env->head[size_t(p)])];
-      if (!visible_record(s, ev, p, r.features.data(), r.affected.data(), r.affected_mask.data())) continue;
-      r.sequence = ++env->sequence[size_t(p)];
-      r.action_sequence = r.sequence;  // per observer: a shared counter's gaps would count hidden actions
-      env->head[size_t(p)] = (env->head[size_t(p)] + 1) % cap;
-      env->count[size_t(p)] = std::min(env->count[size_t(p)] + 1, cap - 1);
-    }
-  }
-};
-
-VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.num_threads) {
+VectorEnv::VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> workers)
+    : cfg_(checked(cfg)),
+      pool_(workers ? std::move(workers) : std::make_shared<WorkerPool>(cfg_.num_threads)),
+      num_threads_(pool_->num_threads()) {
+  cfg_.num_threads = num_threads_;
   const int B = cfg_.num_envs;
   num_players_ = int(cfg_.game.tribes.size());
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players_).size();
@@ -90,20 +73,20 @@ VectorEnv::VectorEnv(const VectorConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.n
     row_bytes_[size_t(f)] = size_t(spec.bytes());
   }
   envs_.resize(size_t(B));
-  for (Env& e : envs_) e.legal.resize(size_t(cfg_.max_actions));
-  if (cfg_.history > 0) {
-    for (Env& e : envs_) e.ring.resize(size_t(num_players_) * size_t(cfg_.history + 1));
+  for (Env& e : envs_) {
+    e.legal.resize(size_t(cfg_.max_actions));
+    if (cfg_.history > 0) e.journal.configure(num_players_, cfg_.history);
   }
   rows_env_.resize(size_t(B));
   rows_action_.resize(size_t(B));
   seen_.assign(size_t(B), 0);
   row_errors_.resize(size_t(B));
-  pool_.run(B, [this](int begin, int end) {
+  pool_->run(B, [this](int begin, int end) {
     for (int i = begin; i < end; ++i) start_episode(envs_[size_t(i)], i);
   });
   for (Env& e : envs_) {
-    e.episode_id = next_opaque_id();
-    e.state_id = next_opaque_id();
+    e.new_episode_id();
+    e.new_state_id();
     e.new_state = e.new_episode = false;
   }
 }
@@ -124,7 +107,7 @@ void VectorEnv::close() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (closed_) return;
   closed_ = true;
-  pool_.close();
+  pool_.reset();
 }
 
 void VectorEnv::check_usable() const {
@@ -163,162 +146,10 @@ void VectorEnv::load_env_ids(const IndexSpan& ids) {
   }
 }
 
-void VectorEnv::start_episode(Env& e, int env) {
-  const uint64_t seed = base_seed_ + uint64_t(env) + e.episode_index * uint64_t(cfg_.num_envs);
-  new_game(e.state, cfg_.game, seed);
-  e.legal_complete = false;
-  e.head.fill(0);
-  e.count.fill(0);
-  e.sequence.fill(0);
-  if (cfg_.opponent >= 0) {
-    RingSink sink(&e, cfg_.history + 1);
-    play_opponents(e, cfg_.history > 0 ? &sink : nullptr);
-  }
-  e.observer = e.state.current_player;
-  e.new_state = e.new_episode = true;
-}
-
-void VectorEnv::play_opponents(Env& e, EventSink* sink) {
-  GameState& s = e.state;
-  const BotSpec bot{cfg_.opponent, cfg_.opponent_simulations};
-  int applied = 0, turn = -1;
-  while (!s.game_over && !((cfg_.learner_seats >> s.current_player) & 1u)) {
-    if (++applied > kMaxOpponentActions) throw std::runtime_error("the opponent bot did not end its turn");
-    // Each bot turn draws from a stream derived from its starting position, as polyenv.bots.play_turn does.
-    if (s.turns_played != turn) {
-      e.bot_rng = bot_rng_for_position(s);
-      turn = s.turns_played;
-    }
-    apply_action(s, player_action(s, bot, e.bot_rng, e.bot_scratch), sink);
-  }
-}
-
-void VectorEnv::write_window(const Env& e, int observer, int row, const BatchView& out,
-                             const ObservationFields& fields) const {
-  const int K = cfg_.history;
-  if (K == 0) return;
-  constexpr int kAff = kEventAffectedRows * kEventAffectedFeatures;
-  int32_t* features = at<int32_t>(out, fields.event_features, row);
-  uint64_t* sequence = at<uint64_t>(out, fields.event_sequence, row);
-  uint64_t* action_sequence = at<uint64_t>(out, fields.event_action_sequence, row);
-  uint8_t* mask = at<uint8_t>(out, fields.event_mask, row);
-  int32_t* affected = at<int32_t>(out, fields.event_affected, row);
-  uint8_t* affected_mask = at<uint8_t>(out, fields.event_affected_mask, row);
-  const int cap = K + 1;
-  const int n = e.count[size_t(observer)];
-  const int pad = K - n;
-  // Left padding: all zero (sequence 0 is never a record's).
-  std::memset(features, 0, sizeof(int32_t) * size_t(pad) * kEventFeatures);
-  std::memset(sequence, 0, sizeof(uint64_t) * size_t(pad));
-  std::memset(action_sequence, 0, sizeof(uint64_t) * size_t(pad));
-  std::memset(mask, 0, size_t(pad));
-  std::memset(affected, 0, sizeof(int32_t) * size_t(pad) * kAff);
-  std::memset(affected_mask, 0, size_t(pad) * kEventAffectedRows);
-  const EventRecord* ring = e.ring.data() + size_t(observer) * size_t(cap);
-  for (int j = 0; j < n; ++j) {
-    const EventRecord& r = ring[(e.head[size_t(observer)] - n + j + cap) % cap];
-    const size_t d = size_t(pad + j);
-    std::memcpy(features + d * kEventFeatures, r.features.data(), sizeof(r.features));
-    sequence[d] = r.sequence;
-    action_sequence[d] = r.action_sequence;
-    mask[d] = 1;
-    std::memcpy(affected + d * kAff, r.affected.data(), sizeof(r.affected));
-    std::memcpy(affected_mask + d * kEventAffectedRows, r.affected_mask.data(), sizeof(r.affected_mask));
-  }
-}
-
-void VectorEnv::encode_observation(const Env& e, int observer, int row, const BatchView& out,
-                                   const ObservationFields& fields) const {
-  encode_map_tokens(e.state, observer, at<int32_t>(out, fields.map_tokens, row));
-  encode_state(e.state, observer, at<int32_t>(out, fields.state, row));
-  write_window(e, observer, row, out, fields);
-}
-
-void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo) {
-  const GameState& s = e.state;
-  const int observer = e.observer;
-  const ModelRow model{at<int32_t>(out, kBMapTokens, row),      at<int32_t>(out, kBState, row),
-                       at<int32_t>(out, kBActionId, row),       at<int32_t>(out, kBActionFeatures, row),
-                       at<uint8_t>(out, kBActionArgMask, row),  at<uint8_t>(out, kBActionMask, row)};
-  const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves,
-                                           memo ? memo->row(row) : RowMemo{});
-  write_window(e, observer, row, out, kLiveObservation);
-  std::memcpy(e.legal.data(), at<int32_t>(out, kBActionId, row), sizeof(int32_t) * size_t(rows.rows));
-  e.legal_count = rows.rows;
-  e.legal_complete = !rows.truncated;
-  *at<int32_t>(out, kBLegalCount, row) = rows.rows;
-  *at<int32_t>(out, kBTotalLegalCount, row) = rows.total;
-  *at<uint8_t>(out, kBActionTruncated, row) = rows.truncated ? 1 : 0;
-  *at<int32_t>(out, kBEnvId, row) = env;
-}
-
-bool VectorEnv::accepts(const Env& e, int32_t action) const {
-  if (e.state.game_over || action < 0 || action >= action_space_size_) return false;
-  if (!e.legal_complete) return is_legal(e.state, action);
-  return std::binary_search(e.legal.begin(), e.legal.begin() + e.legal_count, action);
-}
-
-void VectorEnv::zero_final_row(int row, const BatchView& out) const {
-  for (int f = kBFinalMapTokens; f < kNumBatchFields; ++f) {
-    const size_t bytes = row_bytes_[size_t(f)];
-    if (bytes) std::memset(out.get<char>(f) + size_t(row) * bytes, 0, bytes);
-  }
-}
-
-void VectorEnv::process_row(Op op, int row, int env, int32_t action, const BatchView& out, BufferMemos::Memo* memo) {
-  Env& e = envs_[size_t(env)];
-  if (!e.fault.empty()) {
-    std::string message;
-    message.swap(e.fault);
-    throw std::runtime_error(message);
-  }
-  float reward = 0.0f;
-  uint8_t terminated = 0, valid = 0;
-  bool final_written = false;
-  if (op == Op::kReset) {
-    start_episode(e, env);
-  } else if (op == Op::kStep) {
-    GameState& s = e.state;
-    valid = accepts(e, action);
-    if (valid) {
-      RingSink sink(&e, cfg_.history + 1);
-      EventSink* events = cfg_.history > 0 ? &sink : nullptr;
-      const int actor = s.current_player;
-      const int margin_before = cfg_.score_reward_scale > 0 ? score_margin(s, actor) : 0;
-      apply_action(s, action, events);
-      e.legal_complete = false;
-      if (cfg_.opponent >= 0) play_opponents(e, events);
-      e.new_state = true;
-      e.observer = s.current_player;
-      if (cfg_.score_reward_scale > 0) {
-        reward = float((score_margin(s, actor) - margin_before) / cfg_.score_reward_scale);
-      }
-      if (s.game_over) {
-        terminated = 1;
-        reward += s.winner == actor ? 1.0f : -1.0f;
-        e.observer = actor;
-        if (cfg_.keep_terminal_observation) {
-          encode_observation(e, actor, row, out, kFinalObservation);
-          final_written = true;
-        }
-        if (cfg_.auto_reset) {
-          e.episode_index++;
-          start_episode(e, env);
-        }
-      }
-    }
-  }
-  if (cfg_.keep_terminal_observation && !final_written) zero_final_row(row, out);
-  encode_row(e, env, row, out, memo);
-  *at<float>(out, kBReward, row) = reward;
-  *at<uint8_t>(out, kBTerminated, row) = terminated;
-  *at<uint8_t>(out, kBActionValid, row) = valid;
-}
-
 void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
   for (int r = 0; r < rows; ++r) row_errors_[size_t(r)] = nullptr;
   BufferMemos::Memo* memo = memos_.memo_for(out, dims(rows));
-  pool_.run(rows, [&](int begin, int end) {
+  pool_->run(rows, [&](int begin, int end) {
     for (int r = begin; r < end; ++r) {
       try {
         process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out, memo);
@@ -339,8 +170,8 @@ void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
   // Fresh ids, assigned in row order on this thread (deterministic for any thread count).
   for (int r = 0; r < rows; ++r) {
     Env& e = envs_[size_t(rows_env_[size_t(r)])];
-    if (e.new_episode) e.episode_id = next_opaque_id();
-    if (e.new_state) e.state_id = next_opaque_id();
+    if (e.new_episode) e.new_episode_id();
+    if (e.new_state) e.new_state_id();
     e.new_episode = e.new_state = false;
     *at<uint64_t>(out, kBStateId, r) = e.state_id;
     *at<uint64_t>(out, kBEpisodeId, r) = e.episode_id;

@@ -29,6 +29,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,7 @@
 #include "batch.hpp"
 #include "buffer_memo.hpp"
 #include "../runtime/errors.hpp"
+#include "../runtime/game_handle.hpp"
 #include "../runtime/worker_pool.hpp"
 
 namespace polyenv {
@@ -67,8 +69,10 @@ struct VectorConfig {
 
 class VectorEnv {
  public:
-  // Validates cfg (InvalidArgument), starts the worker pool and episode 0 of every environment.
-  explicit VectorEnv(const VectorConfig& cfg);
+  // Validates cfg (InvalidArgument), starts the worker pool and episode 0 of
+  // every environment. With `workers`, that pool is shared (its thread count
+  // replaces cfg.num_threads; results do not depend on it).
+  explicit VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> workers = nullptr);
   ~VectorEnv();
   VectorEnv(const VectorEnv&) = delete;
   VectorEnv& operator=(const VectorEnv&) = delete;
@@ -76,7 +80,9 @@ class VectorEnv {
   const VectorConfig& config() const { return cfg_; }
   int num_envs() const { return cfg_.num_envs; }
   int num_tiles() const { return cfg_.game.map_size * cfg_.game.map_size; }
-  int num_threads() const { return pool_.num_threads(); }
+  int num_threads() const { return num_threads_; }
+  // The worker pool (shareable with another owner driving these games in other phases).
+  const std::shared_ptr<WorkerPool>& workers() const { return pool_; }
   // Batch sizes for `rows` rows (B for full calls, a slot's size otherwise).
   BatchDims dims(int rows) const;
 
@@ -97,7 +103,8 @@ class VectorEnv {
   void step(const IndexSpan* env_ids, Strided<int32_t> actions, const Strided<uint64_t>* state_ids,
             const BatchView& out);
 
-  // Joins the workers (idempotent). Every later call throws std::runtime_error.
+  // Releases the worker pool (joined unless another owner shares it; idempotent).
+  // Every later call throws std::runtime_error.
   void close();
   bool closed() const { return closed_.load(); }
 
@@ -106,49 +113,26 @@ class VectorEnv {
   void inject_fault(int env, const std::string& message);
 
  private:
-  struct EventRecord {
-    uint64_t sequence = 0;         // private to the observer: 1, 2, ... per episode
-    uint64_t action_sequence = 0;  // per observer, == sequence (a shared id would count hidden actions)
-    std::array<int32_t, kEventFeatures> features{};
-    std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected{};
-    std::array<uint8_t, kEventAffectedRows> affected_mask{};
-  };
-  struct Env {
-    GameState state;
+  // One environment: the runtime's live game (its journal is the ring of
+  // visible_event_history records per player) plus the episode bookkeeping.
+  struct Env : GameHandle {
     uint64_t episode_index = 0;
-    uint64_t state_id = 0;
-    uint64_t episode_id = 0;
     int observer = 0;
     bool new_state = false;    // set by workers; the caller assigns fresh ids in row order
     bool new_episode = false;
-    Rng bot_rng;
     PlayerScratch bot_scratch;
-    // Per player a ring of history + 1 records (one spare slot for the record
-    // being written), head = next slot, count = records kept (<= history).
-    std::vector<EventRecord> ring;
-    std::array<int32_t, kMaxPlayers> head{};
-    std::array<int32_t, kMaxPlayers> count{};
-    std::array<uint64_t, kMaxPlayers> sequence{};
-    // The legal ids encoded in the last row of this environment (ascending), valid
-    // while the state is unchanged (every change is followed by its row's encoding):
-    // a step checks legality by binary search when the list was not truncated.
-    std::vector<int32_t> legal;
-    MoveCache moves;  // unit reach between enumerations of this environment
-    int legal_count = 0;
-    bool legal_complete = false;
     std::string fault;
   };
-  struct RingSink;
   enum class Op { kReset, kObserve, kStep };
 
   void check_usable() const;
   void load_env_ids(const IndexSpan& env_ids);
   void start_episode(Env& e, int env);
   void play_opponents(Env& e, EventSink* sink);
+  EventSink* sink(Env& e) const { return cfg_.history > 0 ? &e.journal : nullptr; }
   void process_row(Op op, int row, int env, int32_t action, const BatchView& out, BufferMemos::Memo* memo);
   void encode_observation(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
   void encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo);
-  bool accepts(const Env& e, int32_t action) const;
   void write_window(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
   void zero_final_row(int row, const BatchView& out) const;
   void run_rows(Op op, int rows, const BatchView& out);
@@ -174,7 +158,8 @@ class VectorEnv {
   std::mutex mutex_;
   std::atomic<bool> closed_{false};
   std::string broken_;  // non-empty: a worker failed; reset() required
-  WorkerPool pool_;
+  std::shared_ptr<WorkerPool> pool_;
+  int num_threads_ = 1;
 };
 
 }  // namespace polyenv

@@ -7,35 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "check.hpp"
 #include "encode/encode.hpp"
 #include "engine/world.hpp"
 
 using namespace polyenv;
 
 namespace {
-
-int g_failures = 0;
-int g_checks = 0;
-
-#define CHECK(cond)                                                          \
-  do {                                                                       \
-    ++g_checks;                                                              \
-    if (!(cond)) {                                                           \
-      ++g_failures;                                                          \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                        \
-  } while (0)
-
-#define CHECK_EQ(a, b)                                                                                   \
-  do {                                                                                                   \
-    ++g_checks;                                                                                          \
-    long long va_ = (long long)(a), vb_ = (long long)(b);                                                \
-    if (va_ != vb_) {                                                                                    \
-      ++g_failures;                                                                                      \
-      std::fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s (%lld vs %lld)\n", __FILE__, __LINE__, #a, #b, \
-                   va_, vb_);                                                                            \
-    }                                                                                                    \
-  } while (0)
 
 int col(const char* name) {
   for (int j = 0; j < kMapTokenFeatures; ++j)

@@ -1,0 +1,36 @@
+// polyenv._core.bot_play_until: the engine's one bot turn loop (play_until,
+// engine/bots.hpp) on the native game of a GameEnv, for Python faces that
+// play opponents (the Gymnasium env): the same loop and bot streams as
+// VectorGameEnv's opponents, recorded in the game's event journal.
+#include <string>
+
+#include "../engine/bots.hpp"
+#include "../search/mcts_bot.hpp"
+#include "bindings.hpp"
+#include "game_handle.hpp"
+
+namespace polyenv::python {
+
+void init_play(py::module_& m) {
+  m.def("bot_play_until", [](Game& g, int bot, int64_t stop_seats, int simulations) { GameLock lock(g);
+    const BotSpec spec{bot, simulations};
+    check_bot_spec(spec);
+    const int players = g.state.num_players;
+    if (stop_seats < 0 || stop_seats >= (int64_t(1) << players)) {
+      throw InvalidArgument("stop_seats must be a bit set of seats in [0, " + std::to_string(players) + ")");
+    }
+    int applied;
+    {
+      py::gil_scoped_release release;
+      thread_local PlayerScratch scratch;  // no allocation per decision once warm
+      applied = play_until(g.state, uint32_t(stop_seats), -1, g.bot_stream, false, &g.journal,
+                           [&](const GameState& s, Rng& rng) { return player_action(s, spec, rng, scratch); });
+    }
+    if (applied > 0) g.touched();
+    return applied;
+  }, py::arg("game"), py::arg("bot"), py::arg("stop_seats"), py::arg("simulations") = kDefaultMctsSimulations,
+     "Plays `bot` for every seat outside the bit set stop_seats until a stop seat is to move or the game ends "
+     "(each bot turn's stream derived from its starting position); returns the number of actions applied.");
+}
+
+}  // namespace polyenv::python

@@ -1,0 +1,71 @@
+// vector_episodes.cpp — VectorEnv's episodes (vector_env.hpp): the seed
+// sequence, the opponents' turns, one row's step / auto-reset and its reward.
+#include "../runtime/reward.hpp"
+#include "vector_env.hpp"
+
+namespace polyenv {
+
+void VectorEnv::start_episode(Env& e, int env) {
+  const uint64_t seed = base_seed_ + uint64_t(env) + e.episode_index * uint64_t(cfg_.num_envs);
+  new_game(e.state, cfg_.game, seed);
+  e.state_changed();
+  e.journal.clear();
+  if (cfg_.opponent >= 0) play_opponents(e, sink(e));
+  e.observer = e.state.current_player;
+  e.new_state = e.new_episode = true;
+}
+
+void VectorEnv::play_opponents(Env& e, EventSink* sink) {
+  const BotSpec bot{cfg_.opponent, cfg_.opponent_simulations};
+  // Each bot turn draws from a stream derived from its starting position, as polyenv.bots.play_turn does.
+  play_until(e.state, cfg_.learner_seats, -1, e.bot_stream, false, sink,
+             [&](const GameState& s, Rng& rng) { return player_action(s, bot, rng, e.bot_scratch); });
+}
+
+void VectorEnv::process_row(Op op, int row, int env, int32_t action, const BatchView& out, BufferMemos::Memo* memo) {
+  Env& e = envs_[size_t(env)];
+  if (!e.fault.empty()) {
+    std::string message;
+    message.swap(e.fault);
+    throw std::runtime_error(message);
+  }
+  float reward = 0.0f;
+  uint8_t terminated = 0, valid = 0;
+  bool final_written = false;
+  if (op == Op::kReset) {
+    start_episode(e, env);
+  } else if (op == Op::kStep) {
+    GameState& s = e.state;
+    valid = e.accepts(action);
+    if (valid) {
+      EventSink* events = sink(e);
+      const int actor = s.current_player;
+      const int margin_before = cfg_.score_reward_scale > 0 ? score_margin(s, actor) : 0;
+      apply_action(s, action, events);
+      e.state_changed();
+      if (cfg_.opponent >= 0) play_opponents(e, events);
+      e.new_state = true;
+      e.observer = s.current_player;
+      reward = action_reward(s, actor, margin_before, cfg_.score_reward_scale);
+      if (s.game_over) {
+        terminated = 1;
+        e.observer = actor;
+        if (cfg_.keep_terminal_observation) {
+          encode_observation(e, actor, row, out, kFinalObservation);
+          final_written = true;
+        }
+        if (cfg_.auto_reset) {
+          e.episode_index++;
+          start_episode(e, env);
+        }
+      }
+    }
+  }
+  if (cfg_.keep_terminal_observation && !final_written) zero_final_row(row, out);
+  encode_row(e, env, row, out, memo);
+  *at<float>(out, kBReward, row) = reward;
+  *at<uint8_t>(out, kBTerminated, row) = terminated;
+  *at<uint8_t>(out, kBActionValid, row) = valid;
+}
+
+}  // namespace polyenv
