@@ -1,10 +1,13 @@
 // polyenv._core.bot_play_until: the engine's one bot turn loop (play_until,
 // engine/bots.hpp) on the native game of a GameEnv, for Python faces that
 // play opponents (the Gymnasium env): the same loop and bot streams as
-// VectorGameEnv's opponents, recorded in the game's event journal.
+// VectorGameEnv's opponents, recorded in the game's event journal; and the
+// one reward of an action (runtime/reward.hpp), as VectorGameEnv pays it.
+#include <cmath>
 #include <string>
 
 #include "../engine/bots.hpp"
+#include "../runtime/reward.hpp"
 #include "../search/mcts_bot.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
@@ -31,6 +34,17 @@ void init_play(py::module_& m) {
   }, py::arg("game"), py::arg("bot"), py::arg("stop_seats"), py::arg("simulations") = kDefaultMctsSimulations,
      "Plays `bot` for every seat outside the bit set stop_seats until a stop seat is to move or the game ends "
      "(each bot turn's stream derived from its starting position); returns the number of actions applied.");
+
+  m.def("action_reward", [](const Game& g, int actor, int margin_before, double score_scale) { GameLock lock(g);
+    if (actor < 0 || actor >= g.state.num_players) {
+      throw InvalidArgument("actor must be a seat in [0, " + std::to_string(g.state.num_players) + ")");
+    }
+    if (!std::isfinite(score_scale) || score_scale < 0) throw InvalidArgument("score_scale must be finite and >= 0");
+    return action_reward(g.state, actor, margin_before, score_scale);
+  }, py::arg("game"), py::arg("actor"), py::arg("margin_before"), py::arg("score_scale"),
+     "The reward of `actor`'s action once it and the replies that followed are applied (VectorGameEnv's): the "
+     "change of score_margin(actor) since margin_before divided by score_scale (nothing when 0), plus +1 / -1 "
+     "when the game ended with the actor's win / loss. A float32 value.");
 }
 
 }  // namespace polyenv::python

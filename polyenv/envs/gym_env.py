@@ -62,7 +62,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .. import _validate as _v, bots
+from .. import _core, _validate as _v
+from .._botspec import parse_bot
 from .._levels import LevelPool, load_level_pool
 from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..description import game_description
@@ -139,6 +140,8 @@ class TribesEnv(gym.Env):
                             invalid_action, invalid_action_penalty, info_mode, render_mode,
                             self.metadata["render_modes"])
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
+        self._bot = parse_bot(opponent) if isinstance(opponent, str) else None  # (native code, simulations)
+        self._score_scale = SCORE_SCALE if reward == "score_delta" else 0.0
         self.max_actions, self.level_selection, self.reward_mode = rows, level_selection, reward
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
         self.info_mode, self.render_mode = info_mode, render_mode
@@ -167,9 +170,6 @@ class TribesEnv(gym.Env):
     def _load(self, seed: int, level_index: int) -> GameEnv:
         """A game on level ``level_index`` (the pool has checked every level already)."""
         return GameEnv(seed=seed, level=self._levels.texts[level_index], players=self._tribes, **self._options)
-
-    def _is_learner(self, player: int) -> bool:
-        return self.opponent is None or player == self._seat
 
     def _observer(self, actor: int) -> int:
         g = self._gameenv
@@ -223,17 +223,18 @@ class TribesEnv(gym.Env):
             info["opponent_actions"] = opponent_actions
         return info
 
-    def _score_margin(self, player: int) -> int:
-        """The player's score minus the best other score (0 unless reward="score_delta")."""
-        return self._gameenv.score_margin(player) if self.reward_mode == "score_delta" else 0
-
     def _play_opponents(self) -> int:
-        """Plays every non-learner seat until the learner is to act or the game ends; returns the actions."""
-        g, applied = self._gameenv, 0
-        while not g.game_over and not self._is_learner(g.current_player):
-            if isinstance(self.opponent, str):
-                applied += bots.play_turn(g, self.opponent)
-                continue
+        """Plays every non-learner seat until the learner is to act or the game ends; returns the actions.
+
+        A built-in bot runs the engine's bot turn loop (``_core.bot_play_until``, as VectorGameEnv's
+        opponents); a callable opponent is asked for every action."""
+        g = self._gameenv
+        if self.opponent is None:
+            return 0
+        if self._bot is not None:
+            return _core.bot_play_until(g.native, self._bot[0], 1 << self._seat, self._bot[1])
+        applied = 0
+        while not g.game_over and g.current_player != self._seat:
             action = self.opponent(g)
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not g.is_legal(int(action)):
                 raise ValueError(f"the opponent returned {action!r}, which is not a legal action id now "
@@ -312,17 +313,15 @@ class TribesEnv(gym.Env):
                     else self._obs.copy()  # callers own every returned array
                 return obs, self.invalid_action_penalty, False, False, self._info(invalid=True)
             a = int(self._raw["action_id"][0])  # End Turn is row 0 whenever it is legal
-        before = self._score_margin(actor)
+        before = g.score_margin(actor) if self._score_scale else 0
         g.step(a)
         opponent_actions = self._play_opponents()
-        # float32 arithmetic, as the native vector env, so both give identical rewards.
-        reward = np.float32((self._score_margin(actor) - before) / SCORE_SCALE)
+        reward = _core.action_reward(g.native, actor, before, self._score_scale)  # VectorGameEnv's reward
         terminated = g.game_over
         if terminated:
-            reward += np.float32(1.0 if g.winner == actor else -1.0)
             self._needs_reset = True
         obs = self._observe(self._observer(actor))
-        return obs, float(reward), terminated, False, self._info(invalid=not legal, opponent_actions=opponent_actions)
+        return obs, reward, terminated, False, self._info(invalid=not legal, opponent_actions=opponent_actions)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the current observation as bool ``[action_space.n]`` (for MaskablePPO)."""
