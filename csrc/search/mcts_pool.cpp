@@ -63,7 +63,11 @@ uint64_t mix(uint64_t a, uint64_t b) {
 
 }  // namespace
 
-MctsPool::MctsPool(const MctsPoolConfig& cfg) : cfg_(checked(cfg)), pool_(cfg_.num_threads) {
+MctsPool::MctsPool(const MctsPoolConfig& cfg, std::shared_ptr<WorkerPool> workers)
+    : cfg_(checked(cfg)),
+      pool_(workers ? std::move(workers) : std::make_shared<WorkerPool>(cfg_.num_threads)),
+      num_threads_(pool_->num_threads()) {
+  cfg_.num_threads = num_threads_;
   const int B = cfg_.num_envs;
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players()).size();
   base_seed_ = cfg_.seed;
@@ -91,7 +95,7 @@ void MctsPool::close() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (closed_) return;
   closed_ = true;
-  pool_.close();
+  pool_.reset();  // the last owner's release joins the threads
 }
 
 void MctsPool::check_usable() const {
@@ -106,7 +110,7 @@ void MctsPool::check_usable() const {
 template <class F>
 void MctsPool::run_games(F&& fn) {
   const int B = cfg_.num_envs;
-  pool_.run(B, [&](int begin, int end) {
+  workers().run(B, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       try {
         fn(games_[size_t(i)], i);

@@ -17,7 +17,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,7 +59,10 @@ class MctsPool {
   static constexpr int kMaxPending = 8;
   static constexpr int kMaxEnvs = 1 << 20;  // leaf ids pack tree * 8 + slot into 24 bits
 
-  explicit MctsPool(const MctsPoolConfig& cfg);  // InvalidArgument on a bad config
+  // InvalidArgument on a bad config. `workers`: a pool shared with other owners (a VectorEnv driving
+  // the same games in another phase), or nullptr for a pool of cfg.num_threads of its own; results are
+  // bit-identical for any thread count.
+  explicit MctsPool(const MctsPoolConfig& cfg, std::shared_ptr<WorkerPool> workers = nullptr);
   virtual ~MctsPool();
   MctsPool(const MctsPool&) = delete;
   MctsPool& operator=(const MctsPool&) = delete;
@@ -67,7 +72,7 @@ class MctsPool {
   int num_players() const { return cfg_.search.num_players; }
   int max_actions() const { return cfg_.max_actions; }
   int action_space_size() const { return action_space_size_; }
-  int num_threads() const { return pool_.num_threads(); }
+  int num_threads() const { return num_threads_; }
   PoolDims dims() const { return {cfg_.game.map_size * cfg_.game.map_size, cfg_.max_actions, num_players()}; }
 
   // Live games. Buffers follow live_specs(B, dims()) and are validated by the caller.
@@ -124,8 +129,13 @@ class MctsPool {
   // The tree of game env and the path of a leaf id just issued by select_leaves (unchecked).
   const SearchTree& search_tree(int env) const { return games_[size_t(env)].tree; }
   const LeafPath& issued_path(uint64_t leaf_id) const;
-  // The shared worker pool (one phase at a time: use it under lock()).
-  WorkerPool& workers() { return pool_; }
+  // The worker pool (one phase at a time: use it under lock()); std::runtime_error once closed.
+  WorkerPool& workers() {
+    if (!pool_) throw std::runtime_error("this MctsPool is closed");
+    return *pool_;
+  }
+  // The same pool for another owner (a VectorEnv over the same games); null once closed.
+  const std::shared_ptr<WorkerPool>& shared_workers() const { return pool_; }
   std::recursive_mutex& lock() { return mutex_; }
 
  private:
@@ -181,7 +191,8 @@ class MctsPool {
   std::recursive_mutex mutex_;  // recursive: a derived pool holds it across several calls
   std::atomic<bool> closed_{false};
   std::string broken_;
-  WorkerPool pool_;
+  std::shared_ptr<WorkerPool> pool_;
+  int num_threads_;
 };
 
 }  // namespace polyenv

@@ -36,7 +36,8 @@ int root_particle(const GameState& s, int env, int K) {
 
 }  // namespace
 
-SelfPlayPool::SelfPlayPool(const MctsPoolConfig& cfg, int history) : MctsPool(cfg), history_(checked_history(history)) {
+SelfPlayPool::SelfPlayPool(const MctsPoolConfig& cfg, int history, std::shared_ptr<WorkerPool> workers)
+    : MctsPool(cfg, std::move(workers)), history_(checked_history(history)) {
   const size_t B = size_t(num_envs()), P = size_t(num_players());
   belief_state_id_.assign(B, 0);
   reward_.assign(B, 0);

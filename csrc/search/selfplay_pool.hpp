@@ -42,7 +42,8 @@ class SelfPlayPool : public MctsPool {
   // Submission layouts of submit_beliefs().
   enum class Layout : int { kRoot = 0, kPerPlayer = 1, kParticles = 2 };
 
-  SelfPlayPool(const MctsPoolConfig& cfg, int history);  // InvalidArgument on a bad config
+  // InvalidArgument on a bad config; `workers` as MctsPool's (shared, or nullptr for its own).
+  SelfPlayPool(const MctsPoolConfig& cfg, int history, std::shared_ptr<WorkerPool> workers = nullptr);
 
   int history() const { return history_; }
   std::vector<FieldSpec> belief_specs() const;
