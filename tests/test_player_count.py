@@ -69,3 +69,16 @@ def test_a_level_defaults_to_its_own_tribes():
     env = GameEnv(level=TWO_CAPITALS)
     assert [env.player(p)["tribe_key"] for p in range(2)] == [3, 1]
     assert GameEnv(level=TWO_CAPITALS, players=("Bardur", "Zebasi")).player(1)["tribe_key"] == polyenv.Zebasi
+
+
+def test_flat_encoder_uses_the_same_rule():
+    """encode_flat refuses 0 and 17 players as the engine does, and takes the 1-player
+    observation of the single-tribe level (its one exception)."""
+    from polyenv.flat import FlatEncoder
+    env = GameEnv(seed=0, level=LEVELS / "minimal.csv", players=None)
+    o = env.observe(0, max_actions=8)
+    args = (o["map_tokens"], o["state"], 0, o["action_features"], int(o["legal_action_count"]))
+    assert FlatEncoder(env.map_size, 1, 50, 8).encode(*args).shape == (FlatEncoder(env.map_size, 1, 50, 8).size,)
+    for players in (0, 17):
+        with pytest.raises(ValueError, match="2 to 16 players"):
+            FlatEncoder(env.map_size, players, 50, 8).encode(*args)

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../encode/encode.hpp"
+#include "../engine/game.hpp"
 #include "bindings.hpp"
 
 namespace polyenv::python {
@@ -145,7 +146,10 @@ void init_flat(py::module_& m) {
         auto rows = checked<int32_t>(rows_obj, "action_features", false);
         auto counts = checked<int32_t>(counts_obj, "legal_count", false);
         auto out = checked<float>(out_obj, "out", true);
-        if (map_size < 1 || num_players < 1) throw InvalidArgument("encode_flat: map_size and num_players must be >= 1");
+        if (map_size < 1) throw InvalidArgument("encode_flat: map_size must be >= 1");
+        // The one player-count rule; 1 is allowed because a single-tribe level file (RULES §1.3's
+        // MinimalLevel) is a real 1-player game whose observations FlatEncoder encodes too.
+        check_player_count(num_players, /*single_tribe_level=*/true);
         const Shape s{map_size, map_size * map_size, num_players, turn_limit,
                       rows.ndim() == 3 ? static_cast<int>(rows.shape(1)) : 0};
         const int64_t B = tokens.ndim() == 3 ? tokens.shape(0) : -1;
