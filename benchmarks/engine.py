@@ -11,7 +11,7 @@ For 11x11 2-player and 16x16 4-player games, once with ``full_observability=True
   games (``Game.playout_stats``: the same playout, also returning the list sizes);
 * **event journal** — the same games with ``record_events`` off and on (ratio);
 * **greedy bot** — decisions per second of the built-in greedy bot (greedy vs greedy);
-* **clone** — ns per copy of the state measured natively (``Game.clone_benchmark``),
+* **clone** — ns per copy of the state measured natively (``benchmarks/clone.py``, ``Game.clone_benchmark``),
   median over random positions of different games, each the best of 5 timed batches: copy-assign into a reused state (what a
   search tree does) and copy-construct (a fresh state, like Java's ``GameState.copy``);
   plus ``GameEnv.clone()`` from Python, overhead included.
@@ -36,16 +36,13 @@ import time
 import numpy as np
 
 import polyenv
+from clone import JAVA_COPY_US, SCENARIOS, measure_clone  # benchmarks/clone.py (this script's directory)
 from polyenv import GameEnv
 
 # The Java Tribes framework on this machine (issue 2).
 JAVA = {
-    "11x11 2p": dict(actions_per_s=61_600, copy_us=5.9, legal_mean=26.6, legal_p95=81, legal_max=298),
-    "16x16 4p": dict(actions_per_s=52_400, copy_us=10.8, legal_mean=37.2, legal_p95=110, legal_max=401),
-}
-SCENARIOS = {
-    "11x11 2p": dict(map_size=11, players=(polyenv.Bardur, polyenv.Imperius)),
-    "16x16 4p": dict(map_size=16, players=(polyenv.XinXi, polyenv.Imperius, polyenv.Bardur, polyenv.Oumaji)),
+    "11x11 2p": dict(actions_per_s=61_600, legal_mean=26.6, legal_p95=81, legal_max=298),
+    "16x16 4p": dict(actions_per_s=52_400, legal_mean=37.2, legal_p95=110, legal_max=401),
 }
 
 
@@ -75,34 +72,11 @@ def measure_legal(name: str, full_obs: bool, games: int) -> dict:
     counts = []
     for g in range(games):
         env.reset(seed=g)
-        counts.append(env._game.playout_stats(-1, g))
+        counts.append(env.native.playout_stats(-1, g))
         assert env.game_over
     c = np.concatenate(counts)
     return dict(decisions=len(c), legal_mean=float(c.mean()), legal_p95=float(np.percentile(c, 95)),
                 legal_max=int(c.max()))
-
-
-def measure_clone(name: str, full_obs: bool, positions: int, iterations: int) -> dict:
-    """Native ns per state copy and Python GameEnv.clone() us: medians over random positions of
-    different games (each the best of 5 timed batches)."""
-    env = GameEnv(seed=0, full_observability=full_obs, **SCENARIOS[name])
-    assign, construct, py_clone = [], [], []
-    rng = np.random.default_rng(1)
-    for p in range(positions):
-        env.reset(seed=1000 + p)
-        total = env.clone().playout(seed=p, record_events=False)
-        env.playout(max_actions=int(rng.integers(0, total)), seed=p, record_events=False)  # a random point
-        # Best of 5 batches: on a shared machine preemption only ever adds time.
-        batches = [env._game.clone_benchmark(max(iterations // 5, 1)) for _ in range(5)]
-        assign.append(min(b[0] for b in batches))
-        construct.append(min(b[1] for b in batches))
-        reps = max(iterations // 20, 50)
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            env.clone()
-        py_clone.append((time.perf_counter() - t0) / reps * 1e6)
-    return dict(assign_ns=float(np.median(assign)), construct_ns=float(np.median(construct)),
-                py_clone_us=float(np.median(py_clone)))
 
 
 def measure_journal(seconds: float) -> dict:
@@ -171,7 +145,7 @@ def main() -> None:
             legal = measure_legal(name, full_obs, min(legal_games, play["games"]) if quick else legal_games)
             clone = measure_clone(name, full_obs, positions, iterations)
             speedup = play["actions_per_s"] / java["actions_per_s"]
-            copy_speedup = java["copy_us"] * 1000 / clone["construct_ns"]
+            copy_speedup = JAVA_COPY_US[name] * 1000 / clone["construct_ns"]
             print(f"{name:<10} {'full' if full_obs else 'fog':<5} {play['games']:>6} {play['actions_per_game']:>9.0f} "
                   f"{fmt(play['actions_per_s']):>11} {speedup:>6.1f}x {play['games_per_s']:>8.1f} "
                   f"{legal['legal_mean']:>10.1f} {legal['legal_p95']:>5.0f} {legal['legal_max']:>5d} "
@@ -181,7 +155,7 @@ def main() -> None:
                 summary.append(f"{name} {fmt(play['actions_per_s'])} act/s ({speedup:.1f}x Java)")
         print(f"{'Java':<10} {'full':<5} {'':>6} {'':>9} {fmt(java['actions_per_s']):>11} {'1.0x':>7} {'':>8} "
               f"{java['legal_mean']:>10.1f} {java['legal_p95']:>5} {java['legal_max']:>5} {'':>8} "
-              f"{java['copy_us'] * 1000:>7.0f} {'1.0x':>7} {'':>11}")
+              f"{JAVA_COPY_US[name] * 1000:>7.0f} {'1.0x':>7} {'':>11}")
         print()
     print("copy ns = native copy-assign into a reused state; new ns = native copy-construct (Java's copy() "
           "allocates); x Java for the copy compares new ns with GameState.copy.")
