@@ -1,5 +1,5 @@
 // reward.hpp — the one reward of an accepted action (VectorGameEnv; the
-// Gymnasium env's "terminal" / "score_delta" modes compute the same).
+// Gymnasium env pays it too, through polyenv._core.action_reward).
 #pragma once
 #include "../engine/game.hpp"
 
