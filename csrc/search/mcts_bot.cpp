@@ -12,7 +12,8 @@ constexpr double kHeuristicScale = 1000;
 constexpr double kMarginScale = 100;
 
 double raw_value(const GameState& s, MctsEval eval, int player) {
-  return eval == MctsEval::kHeuristic ? bot_evaluation(s, player) : double(score_margin(s, player));
+  return eval == MctsEval::kMargin || eval == MctsEval::kRollout ? double(score_margin(s, player))
+                                                                 : bot_evaluation(s, player);
 }
 
 int enumerate(const GameState& s, MctsBotScratch& sc) {
@@ -25,9 +26,22 @@ int enumerate(const GameState& s, MctsBotScratch& sc) {
   return total;
 }
 
-// Payoff vector of a non-terminal leaf, one entry per player.
-void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBotScratch& sc, double* out) {
+// Payoff vector of a non-terminal leaf, one entry per player; only the players
+// in `needed` (bit p: a node of p's is on the path) are evaluated, the rest are 0.
+void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBotScratch& sc, uint32_t needed,
+                 double* out) {
   const GameState* at = &s;
+  if (cfg.eval == MctsEval::kGreedyRollout && s.turns_played < sc.horizon) {
+    sc.rollout = s;
+    for (int i = 0; i < cfg.rollout_actions && !sc.rollout.game_over && sc.rollout.turns_played < sc.horizon; ++i) {
+      apply_action(sc.rollout, bot_action(sc.rollout, kGreedyBot, rng, sc.greedy));
+    }
+    at = &sc.rollout;
+    if (at->game_over) {
+      terminal_payoffs(*at, out);
+      return;
+    }
+  }
   if (cfg.eval == MctsEval::kRollout) {
     sc.rollout = s;
     for (int i = 0; i < cfg.rollout_actions && !sc.rollout.game_over; ++i) {
@@ -40,9 +54,11 @@ void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBot
       return;
     }
   }
-  const double scale = cfg.scale > 0 ? cfg.scale : cfg.eval == MctsEval::kHeuristic ? kHeuristicScale : kMarginScale;
+  const double scale = cfg.scale > 0 ? cfg.scale
+                      : cfg.eval == MctsEval::kMargin || cfg.eval == MctsEval::kRollout ? kMarginScale
+                                                                                          : kHeuristicScale;
   for (int p = 0; p < s.num_players; ++p) {
-    out[p] = std::tanh((raw_value(*at, cfg.eval, p) - sc.baseline[size_t(p)]) / scale);
+    out[p] = needed >> p & 1 ? std::tanh((raw_value(*at, cfg.eval, p) - sc.baseline[size_t(p)]) / scale) : 0.0;
   }
 }
 
@@ -61,6 +77,7 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
   sc.tree.reset(s, seed, search);
   sc.baseline.resize(size_t(s.num_players));
   for (int p = 0; p < s.num_players; ++p) sc.baseline[size_t(p)] = raw_value(s, cfg.eval, p);
+  sc.horizon = s.turns_played + cfg.rollout_turns;
   double values[kMaxPlayers];
   for (int i = 0; i < cfg.simulations; ++i) {
     const SearchTree::Descent r = sc.tree.descend(sc.path, sc.transient);
@@ -68,9 +85,12 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
     if (r != SearchTree::Descent::kLeaf) break;
     const GameState& leaf = sc.tree.leaf_state(sc.path, sc.transient);
     const int n = enumerate(leaf, sc);
-    if (sc.zeros.size() < size_t(n)) sc.zeros.resize(size_t(n), 0.0f);
-    sc.tree.expand(sc.path.leaf, sc.ids.data(), n, sc.zeros.data());
-    leaf_values(leaf, cfg, rng, sc, values);
+    sc.tree.expand(sc.path.leaf, sc.ids.data(), n, nullptr);  // the uniform prior
+    // The backup reads the value of each path node's actor and the leaf's: evaluate only those
+    // (within a turn the path has one actor, so one evaluation instead of P).
+    uint32_t needed = 1u << sc.tree.node_actor(sc.path.leaf);
+    for (const int32_t node : sc.path.nodes) needed |= 1u << sc.tree.node_actor(node);
+    leaf_values(leaf, cfg, rng, sc, needed, values);
     sc.tree.backup(sc.path, values);
   }
   const SearchTree& t = sc.tree;

@@ -21,13 +21,18 @@ enum class MctsEval : int8_t {
   kHeuristic,  // tanh(greedy evaluation / scale) of the leaf, from each player's seat
   kMargin,     // tanh(score margin / scale)
   kRollout,    // kMargin after a short uniformly random rollout
+  // kHeuristic after the greedy bot played on from the leaf until `rollout_turns`
+  // player turns have ended since the root: every leaf is judged at the same turn
+  // boundary instead of in the middle of a turn.
+  kGreedyRollout,
 };
 
 struct MctsBotConfig {
   int simulations = 200;
   double c_puct = 2.0;
   MctsEval eval = MctsEval::kHeuristic;
-  int rollout_actions = 20;
+  int rollout_actions = 20;  // kRollout: its length; kGreedyRollout: a cap on its actions
+  int rollout_turns = 1;     // kGreedyRollout: turn ends since the root before the evaluation
   double scale = 0;  // value scale; 0: the evaluation's default
 };
 
@@ -37,9 +42,10 @@ struct MctsBotScratch {
   LeafPath path;
   GameState transient;
   GameState rollout;
+  BotScratch greedy;
   std::vector<int32_t> ids;
-  std::vector<float> zeros;
   std::vector<double> baseline;  // the root's evaluation per player (values are changes from it)
+  int32_t horizon = 0;           // kGreedyRollout: evaluate once turns_played reaches this
   MoveCache moves;
 };
 
