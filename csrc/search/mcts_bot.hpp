@@ -34,6 +34,9 @@ struct MctsBotConfig {
   int rollout_actions = 20;  // kRollout: its length; kGreedyRollout: a cap on its actions
   int rollout_turns = 1;     // kGreedyRollout: turn ends since the root before the evaluation
   double scale = 0;  // value scale; 0: the evaluation's default
+  // > 0: the root's prior is softmax(greedy one-ply gain / this) instead of uniform
+  // (the greedy evaluation's units: a 10-HP warrior is worth 46).
+  double root_prior_temperature = 0;
 };
 
 // Reused between decisions: no allocation per decision once warm.
@@ -44,6 +47,7 @@ struct MctsBotScratch {
   GameState rollout;
   BotScratch greedy;
   std::vector<int32_t> ids;
+  std::vector<float> logits;
   std::vector<double> baseline;  // the root's evaluation per player (values are changes from it)
   int32_t horizon = 0;           // kGreedyRollout: evaluate once turns_played reaches this
   MoveCache moves;
