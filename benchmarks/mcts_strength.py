@@ -13,8 +13,9 @@ score margin, or the score margin after a short uniformly random rollout
 from the leaf until ``--rollout-turns`` player turns have ended since the root
 (``greedy-rollout``: every leaf judged at a turn boundary), through the native
 tuning hook ``_core._mcts_play``; ``--c-puct`` sets its exploration constant and
-``--root-prior-temperature T`` replaces the uniform root prior by softmax(greedy
-one-ply gain / T) (0: uniform, as shipped).
+``--root-prior-temperature T`` sets the root prior softmax(greedy one-ply gain /
+T) (default: the shipped ``_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE``; 0: the
+uniform prior of issue 14).
 """
 from __future__ import annotations
 
@@ -24,10 +25,12 @@ import time
 from polyenv import GameEnv, _core, bots
 
 EVALS = ("heuristic", "margin", "rollout", "greedy-rollout")
+SHIPPED = ("heuristic", 2.0, _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE)  # what bots.play(game, "mcts:N") runs
 
 
 def match(simulations: int, games: int, seed: int, map_size: int, progress: int = 0, evaluation: str = "heuristic",
-          rollout_actions: int = 20, c_puct: float = 2.0, rollout_turns: int = 1, root_prior_temperature: float = 0.0):
+          rollout_actions: int = 20, c_puct: float = 2.0, rollout_turns: int = 1,
+          root_prior_temperature: float = _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE):
     wins = draws = decisions = 0
     think = 0.0
     for i in range(games):
@@ -38,9 +41,9 @@ def match(simulations: int, games: int, seed: int, map_size: int, progress: int 
         while not game.game_over:
             if game.current_player == seat:
                 c0 = time.process_time()
-                if evaluation == "heuristic" and c_puct == 2.0 and root_prior_temperature == 0:
+                if (evaluation, c_puct, root_prior_temperature) == SHIPPED:
                     bots.play(game, f"mcts:{simulations}")
-                else:  # same search, other leaf value or c_puct (default value scales)
+                else:  # same search, other leaf value, c_puct or root prior (default value scales)
                     _core._mcts_play(game._game, simulations, EVALS.index(evaluation), c_puct, rollout_actions, 0.0,
                                      rollout_turns, root_prior_temperature)
                 think += time.process_time() - c0
@@ -63,8 +66,8 @@ def main():
                    help="rollout: its length; greedy-rollout: a cap on its actions")
     p.add_argument("--rollout-turns", type=int, default=1, help="greedy-rollout: turn ends since the root")
     p.add_argument("--c-puct", type=float, default=2.0)
-    p.add_argument("--root-prior-temperature", type=float, default=0.0,
-                   help="> 0: root prior softmax(greedy gain / T) instead of uniform")
+    p.add_argument("--root-prior-temperature", type=float, default=_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE,
+                   help="root prior softmax(greedy gain / T); 0: uniform")
     p.add_argument("--progress", type=int, default=0, help="print the running tally every N games")
     args = p.parse_args()
     print(f"MCTS vs greedy: {args.games} games per budget, {args.map_size}x{args.map_size}, 2 players, "

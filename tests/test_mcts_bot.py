@@ -75,8 +75,8 @@ def test_cli_play_with_mcts():
 
 
 @pytest.mark.parametrize("evaluation, rollout_turns, prior_temperature", [
-    (0, 1, 0.0),    # the shipped search (greedy-evaluation leaves, uniform prior)
-    (0, 1, 20.0),   # root prior from the greedy one-ply gains
+    (0, 1, 0.0),    # greedy-evaluation leaves, uniform prior (issue 14's configuration)
+    (0, 1, 10.0),   # ... with the root prior from the greedy one-ply gains (shipped)
     (3, 1, 0.0),    # greedy rollout to the end of the turn
     (3, 2, 20.0),   # ... and the next player's turn, with the root prior
 ])
@@ -97,12 +97,14 @@ def test_tuning_hook_variants_play_legal_reproducible_games(evaluation, rollout_
 
 
 def test_shipped_bot_is_the_hook_with_default_settings():
+    assert polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE == 10.0
     env = GameEnv(seed=8, map_size=8)
     for k in range(30):
         if env.game_over:
             break
         twin = env.clone()
-        expected = polyenv._core._mcts_play(twin._game, 50, 0, 2.0, 20, 0.0, 1, 0.0)
+        expected = polyenv._core._mcts_play(twin._game, 50, 0, 2.0, 20, 0.0, 1,
+                                            polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE)
         assert bots.play(env, "mcts:50") == expected
 
 

@@ -45,6 +45,7 @@ void init_bots(py::module_& m) {
   names[kMctsBot] = py::str(kMctsBotName);
   m.attr("BOT_NAMES") = names;
   m.attr("DEFAULT_MCTS_SIMULATIONS") = kDefaultMctsSimulations;
+  m.attr("DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE") = kDefaultRootPriorTemperature;
 
   m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);
@@ -97,7 +98,7 @@ void init_bots(py::module_& m) {
     g.touched();
     return id;
   }, py::arg("game"), py::arg("simulations"), py::arg("eval"), py::arg("c_puct"), py::arg("rollout_actions"),
-     py::arg("scale"), py::arg("rollout_turns") = 1, py::arg("root_prior_temperature") = 0.0);
+     py::arg("scale"), py::arg("rollout_turns") = 1, py::arg("root_prior_temperature") = kDefaultRootPriorTemperature);
 
   m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);
