@@ -73,9 +73,10 @@ void init_bots(py::module_& m) {
 
   // Tuning hook (benchmarks): one MCTS decision with every knob, applied to the game.
   m.def("_mcts_play", [](Game& g, int simulations, int eval, double c_puct, int rollout_actions, double scale,
-                         int rollout_turns, double root_prior_temperature) { GameLock lock(g);
+                         int rollout_turns, double root_prior_temperature, int prior_scope) { GameLock lock(g);
     check_playing(g);
-    if (simulations < 1 || eval < 0 || eval > 3 || rollout_turns < 0 || !(root_prior_temperature >= 0)) {
+    if (simulations < 1 || eval < 0 || eval > 3 || rollout_turns < 0 || !(root_prior_temperature >= 0) ||
+        prior_scope < 0 || prior_scope > 2) {
       throw InvalidArgument("bad MCTS settings");
     }
     int32_t id;
@@ -89,6 +90,7 @@ void init_bots(py::module_& m) {
       cfg.scale = scale;
       cfg.rollout_turns = rollout_turns;
       cfg.root_prior_temperature = root_prior_temperature;
+      cfg.prior_scope = prior_scope;
       PlayerScratch& sc = scratch();
       if (!sc.mcts) sc.mcts = std::make_unique<MctsBotScratch>();
       Rng rng = bot_rng_for_position(g.state);
@@ -98,7 +100,8 @@ void init_bots(py::module_& m) {
     g.touched();
     return id;
   }, py::arg("game"), py::arg("simulations"), py::arg("eval"), py::arg("c_puct"), py::arg("rollout_actions"),
-     py::arg("scale"), py::arg("rollout_turns") = 1, py::arg("root_prior_temperature") = kDefaultRootPriorTemperature);
+     py::arg("scale"), py::arg("rollout_turns") = 1, py::arg("root_prior_temperature") = kDefaultRootPriorTemperature,
+     py::arg("prior_scope") = int(MctsBotConfig::kRootOnly));
 
   m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);

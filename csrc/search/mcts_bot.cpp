@@ -63,22 +63,33 @@ void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBot
   }
 }
 
-// Root logits from the greedy bot's one-ply gains (End Turn, and any action the
-// evaluation cannot tell apart, gain 0), divided by the temperature. The actions
-// are applied to copies of the tree's root, whose chance stream is the tree's own.
-void greedy_root_logits(const SearchTree& tree, const MctsBotConfig& cfg, int n, MctsBotScratch& sc) {
-  const GameState& root = tree.root_state();
-  const int me = root.current_player;
+// Logits from the greedy bot's one-ply gains at `s` for its mover (End Turn, and any
+// action the evaluation cannot tell apart, gain 0), divided by the temperature. The
+// actions are applied to copies of `s`, whose chance stream is the tree's own.
+void greedy_logits(const GameState& s, const MctsBotConfig& cfg, int n, MctsBotScratch& sc) {
+  const int me = s.current_player;
+  const double before = bot_evaluation(s, me);
   sc.logits.resize(size_t(n));
   for (int i = 0; i < n; ++i) {
     double gain = 0;
     if (sc.ids[size_t(i)] != 0) {
-      sc.transient = root;
-      apply_action(sc.transient, sc.ids[size_t(i)]);
-      gain = bot_evaluation(sc.transient, me) - sc.baseline[size_t(me)];
+      sc.probe = s;
+      apply_action(sc.probe, sc.ids[size_t(i)]);
+      gain = bot_evaluation(sc.probe, me) - before;
     }
     // Clamped: a won game (1e7) must not turn the logits into infinities.
     sc.logits[size_t(i)] = float(std::clamp(gain / cfg.root_prior_temperature, -50.0, 50.0));
+  }
+}
+
+// Whether a node (state `s`, `node` in the tree) gets the greedy-gain prior.
+bool greedy_prior_at(const GameState& s, const GameState& root, int32_t node, const MctsBotConfig& cfg) {
+  if (cfg.root_prior_temperature <= 0) return false;
+  switch (cfg.prior_scope) {
+    case MctsBotConfig::kRootOnly: return node == 0;
+    case MctsBotConfig::kMoverTurn:
+      return s.current_player == root.current_player && s.turns_played == root.turns_played;
+    default: return true;
   }
 }
 
@@ -105,9 +116,9 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
     if (r != SearchTree::Descent::kLeaf) break;
     const GameState& leaf = sc.tree.leaf_state(sc.path, sc.transient);
     const int n = enumerate(leaf, sc);
-    const bool heuristic_root = sc.path.leaf == 0 && cfg.root_prior_temperature > 0;
-    if (heuristic_root) greedy_root_logits(sc.tree, cfg, n, sc);
-    sc.tree.expand(sc.path.leaf, sc.ids.data(), n, heuristic_root ? sc.logits.data() : nullptr);  // else uniform
+    const bool greedy_prior = greedy_prior_at(leaf, s, sc.path.leaf, cfg);
+    if (greedy_prior) greedy_logits(leaf, cfg, n, sc);
+    sc.tree.expand(sc.path.leaf, sc.ids.data(), n, greedy_prior ? sc.logits.data() : nullptr);  // else uniform
     // The backup reads the value of each path node's actor and the leaf's: evaluate only those
     // (within a turn the path has one actor, so one evaluation instead of P).
     uint32_t needed = 1u << sc.tree.node_actor(sc.path.leaf);

@@ -39,6 +39,10 @@ struct MctsBotConfig {
   // > 0: the root's prior is softmax(greedy one-ply gain / this) instead of uniform
   // (the greedy evaluation's units: a 10-HP warrior is worth 46).
   double root_prior_temperature = 10;  // kDefaultRootPriorTemperature
+  // Which nodes get that greedy-gain prior (when the temperature is > 0): the root only,
+  // every node of the root player's current turn, or every node.
+  enum PriorScope : int8_t { kRootOnly = 0, kMoverTurn = 1, kEveryNode = 2 };
+  int prior_scope = kRootOnly;
 };
 
 // Reused between decisions: no allocation per decision once warm.
@@ -47,6 +51,7 @@ struct MctsBotScratch {
   LeafPath path;
   GameState transient;
   GameState rollout;
+  GameState probe;  // a child state while the greedy-gain prior is computed
   BotScratch greedy;
   std::vector<int32_t> ids;
   std::vector<float> logits;
