@@ -323,7 +323,7 @@ class SelfPlayPool(MctsPool):
     @property
     def visible_action_history(self) -> int:
         ...
-def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex, rollout_turns: typing.SupportsInt | typing.SupportsIndex = 1, root_prior_temperature: typing.SupportsFloat | typing.SupportsIndex = 10.0, prior_scope: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
+def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex, rollout_turns: typing.SupportsInt | typing.SupportsIndex = 1, root_prior_temperature: typing.SupportsFloat | typing.SupportsIndex = 10.0, prior_scope: typing.SupportsInt | typing.SupportsIndex = 0, turn_horizon: typing.SupportsInt | typing.SupportsIndex = 0) -> int:
     ...
 def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 800) -> int:
     """

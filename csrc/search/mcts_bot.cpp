@@ -115,10 +115,13 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
     if (r == SearchTree::Descent::kTerminal) continue;
     if (r != SearchTree::Descent::kLeaf) break;
     const GameState& leaf = sc.tree.leaf_state(sc.path, sc.transient);
-    const int n = enumerate(leaf, sc);
-    const bool greedy_prior = greedy_prior_at(leaf, s, sc.path.leaf, cfg);
-    if (greedy_prior) greedy_logits(leaf, cfg, n, sc);
-    sc.tree.expand(sc.path.leaf, sc.ids.data(), n, greedy_prior ? sc.logits.data() : nullptr);  // else uniform
+    // Beyond the horizon a node stays a leaf: it is evaluated on every visit, never expanded.
+    if (cfg.turn_horizon <= 0 || leaf.turns_played < s.turns_played + cfg.turn_horizon) {
+      const int n = enumerate(leaf, sc);
+      const bool greedy_prior = greedy_prior_at(leaf, s, sc.path.leaf, cfg);
+      if (greedy_prior) greedy_logits(leaf, cfg, n, sc);
+      sc.tree.expand(sc.path.leaf, sc.ids.data(), n, greedy_prior ? sc.logits.data() : nullptr);  // else uniform
+    }
     // The backup reads the value of each path node's actor and the leaf's: evaluate only those
     // (within a turn the path has one actor, so one evaluation instead of P).
     uint32_t needed = 1u << sc.tree.node_actor(sc.path.leaf);

@@ -43,6 +43,9 @@ struct MctsBotConfig {
   // every node of the root player's current turn, or every node.
   enum PriorScope : int8_t { kRootOnly = 0, kMoverTurn = 1, kEveryNode = 2 };
   int prior_scope = kRootOnly;
+  // > 0: a node this many player turns after the root is never expanded, only
+  // evaluated (1: the tree holds the mover's own turn only, End Turn is a leaf).
+  int turn_horizon = 0;
 };
 
 // Reused between decisions: no allocation per decision once warm.
