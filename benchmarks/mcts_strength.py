@@ -17,7 +17,8 @@ tuning hook ``_core._mcts_play``; ``--c-puct`` sets its exploration constant and
 T) (default: the shipped ``_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE``; 0: the
 uniform prior of issue 14); ``--prior-scope 1|2`` gives that prior to every node of
 the mover's current turn, or to every node, instead of the root only; ``--turn-horizon H`` stops the tree H player turns after
-the root (1: End Turn is a leaf, evaluated, and the tree plans the mover's turn only).
+the root (1, shipped: End Turn is a leaf, evaluated, and the tree plans the mover's
+turn only; 0: unlimited, the earlier bot).
 """
 from __future__ import annotations
 
@@ -27,13 +28,14 @@ import time
 from polyenv import GameEnv, _core, bots
 
 EVALS = ("heuristic", "margin", "rollout", "greedy-rollout")
-SHIPPED = ("heuristic", 2.0, _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, 0, 0)  # what bots.play(game, "mcts:N") runs
+SHIPPED = ("heuristic", 2.0, _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, 0,
+           _core.DEFAULT_MCTS_TURN_HORIZON)  # what bots.play(game, "mcts:N") runs
 
 
 def match(simulations: int, games: int, seed: int, map_size: int, progress: int = 0, evaluation: str = "heuristic",
           rollout_actions: int = 20, c_puct: float = 2.0, rollout_turns: int = 1,
           root_prior_temperature: float = _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope: int = 0,
-          turn_horizon: int = 0):
+          turn_horizon: int = _core.DEFAULT_MCTS_TURN_HORIZON):
     wins = draws = decisions = 0
     think = 0.0
     for i in range(games):
@@ -73,15 +75,15 @@ def main():
                    help="root prior softmax(greedy gain / T); 0: uniform")
     p.add_argument("--prior-scope", type=int, choices=(0, 1, 2), default=0,
                    help="nodes with the greedy-gain prior: 0 the root, 1 the mover's whole turn, 2 every node")
-    p.add_argument("--turn-horizon", type=int, default=0,
-                   help="> 0: nodes this many turns after the root are evaluated, never expanded")
+    p.add_argument("--turn-horizon", type=int, default=_core.DEFAULT_MCTS_TURN_HORIZON,
+                   help="> 0: nodes this many turns after the root are evaluated, never expanded; 0: unlimited")
     p.add_argument("--progress", type=int, default=0, help="print the running tally every N games")
     args = p.parse_args()
     print(f"MCTS vs greedy: {args.games} games per budget, {args.map_size}x{args.map_size}, 2 players, "
           f"alternating seats, seeds {args.seed}..{args.seed + args.games - 1}, leaf value: {args.eval}, "
           f"c_puct {args.c_puct}, root prior " +
           (f"greedy gains / {args.root_prior_temperature} (scope {args.prior_scope})" if args.root_prior_temperature > 0 else "uniform") + (f", rollout turns {args.rollout_turns}" if args.eval == "greedy-rollout" else "") +
-          (f", turn horizon {args.turn_horizon}" if args.turn_horizon else ""))
+          f", turn horizon {args.turn_horizon or 'unlimited'}")
     for sims in args.simulations:
         wins, draws, decisions, think = match(sims, args.games, args.seed, args.map_size, args.progress, args.eval,
                                                 args.rollout_actions, args.c_puct, args.rollout_turns,
