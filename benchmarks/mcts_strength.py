@@ -9,7 +9,16 @@ process CPU times per MCTS decision, insensitive to other load on the machine.
 Several budgets can be given (``--simulations 200 2000 6000``). ``--eval
 margin|rollout`` swaps the shipped leaf value (the greedy evaluation) for the
 score margin, or the score margin after a short uniformly random rollout
-(``--rollout-actions``), through the native tuning hook ``_core._mcts_play``.
+(``--rollout-actions``), or the greedy evaluation after the greedy bot played on
+from the leaf until ``--rollout-turns`` player turns have ended since the root
+(``greedy-rollout``: every leaf judged at a turn boundary), through the native
+tuning hook ``_core._mcts_play``; ``--c-puct`` sets its exploration constant and
+``--root-prior-temperature T`` sets the root prior softmax(greedy one-ply gain /
+T) (default: the shipped ``_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE``; 0: the
+uniform prior of issue 14); ``--prior-scope 1|2`` gives that prior to every node of
+the mover's current turn, or to every node, instead of the root only; ``--turn-horizon H`` stops the tree H player turns after
+the root (1, shipped: End Turn is a leaf, evaluated, and the tree plans the mover's
+turn only; 0: unlimited, the earlier bot).
 """
 from __future__ import annotations
 
@@ -18,11 +27,15 @@ import time
 
 from polyenv import GameEnv, _core, bots
 
-EVALS = ("heuristic", "margin", "rollout")
+EVALS = ("heuristic", "margin", "rollout", "greedy-rollout")
+SHIPPED = ("heuristic", 2.0, _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, 0,
+           _core.DEFAULT_MCTS_TURN_HORIZON)  # what bots.play(game, "mcts:N") runs
 
 
 def match(simulations: int, games: int, seed: int, map_size: int, progress: int = 0, evaluation: str = "heuristic",
-          rollout_actions: int = 20):
+          rollout_actions: int = 20, c_puct: float = 2.0, rollout_turns: int = 1,
+          root_prior_temperature: float = _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope: int = 0,
+          turn_horizon: int = _core.DEFAULT_MCTS_TURN_HORIZON):
     wins = draws = decisions = 0
     think = 0.0
     for i in range(games):
@@ -33,10 +46,11 @@ def match(simulations: int, games: int, seed: int, map_size: int, progress: int 
         while not game.game_over:
             if game.current_player == seat:
                 c0 = time.process_time()
-                if evaluation == "heuristic":
+                if (evaluation, c_puct, root_prior_temperature, prior_scope, turn_horizon) == SHIPPED:
                     bots.play(game, f"mcts:{simulations}")
-                else:  # same search, other leaf value (c_puct 2, default scales)
-                    _core._mcts_play(game._game, simulations, EVALS.index(evaluation), 2.0, rollout_actions, 0.0)
+                else:  # same search, other leaf value, c_puct or root prior (default value scales)
+                    _core._mcts_play(game._game, simulations, EVALS.index(evaluation), c_puct, rollout_actions, 0.0,
+                                     rollout_turns, root_prior_temperature, prior_scope, turn_horizon)
                 think += time.process_time() - c0
                 decisions += 1
             else:
@@ -53,14 +67,28 @@ def main():
     p.add_argument("--map-size", type=int, default=11)
     p.add_argument("--seed", type=int, default=1000)
     p.add_argument("--eval", choices=EVALS, default="heuristic", help="leaf value")
-    p.add_argument("--rollout-actions", type=int, default=20)
+    p.add_argument("--rollout-actions", type=int, default=20,
+                   help="rollout: its length; greedy-rollout: a cap on its actions")
+    p.add_argument("--rollout-turns", type=int, default=1, help="greedy-rollout: turn ends since the root")
+    p.add_argument("--c-puct", type=float, default=2.0)
+    p.add_argument("--root-prior-temperature", type=float, default=_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE,
+                   help="root prior softmax(greedy gain / T); 0: uniform")
+    p.add_argument("--prior-scope", type=int, choices=(0, 1, 2), default=0,
+                   help="nodes with the greedy-gain prior: 0 the root, 1 the mover's whole turn, 2 every node")
+    p.add_argument("--turn-horizon", type=int, default=_core.DEFAULT_MCTS_TURN_HORIZON,
+                   help="> 0: nodes this many turns after the root are evaluated, never expanded; 0: unlimited")
     p.add_argument("--progress", type=int, default=0, help="print the running tally every N games")
     args = p.parse_args()
     print(f"MCTS vs greedy: {args.games} games per budget, {args.map_size}x{args.map_size}, 2 players, "
-          f"alternating seats, seeds {args.seed}..{args.seed + args.games - 1}, leaf value: {args.eval}")
+          f"alternating seats, seeds {args.seed}..{args.seed + args.games - 1}, leaf value: {args.eval}, "
+          f"c_puct {args.c_puct}, root prior " +
+          (f"greedy gains / {args.root_prior_temperature} (scope {args.prior_scope})" if args.root_prior_temperature > 0 else "uniform") + (f", rollout turns {args.rollout_turns}" if args.eval == "greedy-rollout" else "") +
+          f", turn horizon {args.turn_horizon or 'unlimited'}")
     for sims in args.simulations:
         wins, draws, decisions, think = match(sims, args.games, args.seed, args.map_size, args.progress, args.eval,
-                                                args.rollout_actions)
+                                                args.rollout_actions, args.c_puct, args.rollout_turns,
+                                                args.root_prior_temperature, args.prior_scope,
+                                                args.turn_horizon)
         print(f"  mcts:{sims:<6} wins {wins:4d}/{args.games} ({100 * wins / args.games:5.1f}%), no winner {draws}; "
               f"{1e3 * think / decisions:6.2f} ms CPU per decision ({decisions} decisions, "
               f"{1e6 * think / (decisions * sims):.2f} us per simulation)", flush=True)

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_SIMULATIONS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE', 'DEFAULT_MCTS_SIMULATIONS', 'DEFAULT_MCTS_TURN_HORIZON', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -361,7 +361,7 @@ class MctsPool:
     """
     Native batched PUCT search pool (use polyenv.MctsPool)
     """
-    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, dirichlet_alpha: typing.SupportsFloat | typing.SupportsIndex, dirichlet_fraction: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, dirichlet_alpha: typing.SupportsFloat | typing.SupportsIndex, dirichlet_fraction: typing.SupportsFloat | typing.SupportsIndex, levels: collections.abc.Sequence[str] = []) -> None:
         ...
     def _leaf_actions(self, leaf_id: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
         ...
@@ -466,7 +466,7 @@ class SelfPlayPool(MctsPool):
     @property
     def visible_action_history(self) -> int:
         ...
-def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex) -> int:
+def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex, rollout_turns: typing.SupportsInt | typing.SupportsIndex = 1, root_prior_temperature: typing.SupportsFloat | typing.SupportsIndex = 10.0, prior_scope: typing.SupportsInt | typing.SupportsIndex = 0, turn_horizon: typing.SupportsInt | typing.SupportsIndex = 1) -> int:
     ...
 def action_reward(game: Game, actor: typing.SupportsInt | typing.SupportsIndex, margin_before: typing.SupportsInt | typing.SupportsIndex, score_scale: typing.SupportsFloat | typing.SupportsIndex) -> float:
     """
@@ -513,7 +513,9 @@ ACTION_FEATURE_NAMES: tuple = ('type_id', 'source_index', 'target_index', 'city'
 ACTION_KINDS: tuple = ('end_turn', 'research', 'level_up', 'declare_war', 'send_stars', 'build_road', 'spawn', 'build', 'gather', 'clear_forest', 'burn_forest', 'grow_forest', 'destroy', 'capture', 'recover', 'disband', 'examine', 'heal_others', 'make_veteran', 'upgrade', 'attack', 'convert', 'move')
 BOT_NAMES: tuple = ('random', 'greedy', 'mcts')
 BUILDINGS: tuple = ('farm', 'windmill', 'lumber_hut', 'sawmill', 'mine', 'forge', 'port', 'customs_house', 'temple', 'water_temple', 'forest_temple', 'mountain_temple', 'altar_of_peace', 'emperors_tomb', 'eye_of_god', 'gate_of_power', 'grand_bazaar', 'park_of_fortune', 'tower_of_wisdom')
+DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE: float = 10.0
 DEFAULT_MCTS_SIMULATIONS: int = 800
+DEFAULT_MCTS_TURN_HORIZON: int = 1
 FLAT_LAYOUT: tuple = (89, 27, 42)
 LEVEL_UP_REWARDS: tuple = ('workshop', 'explorer', 'city_wall', 'resources', 'pop_growth', 'border_growth', 'park', 'super_unit')
 MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building', 'building_level', 'road', 'territory_owner', 'territory_city_tile', 'city_owner', 'city_level', 'city_population', 'city_flags', 'city_production', 'unit_owner', 'unit_type', 'unit_hp', 'unit_max_hp', 'unit_status', 'unit_flags', 'unit_kills', 'unit_carried_type', 'observed_unit_id', 'unit_home_city_tile')

@@ -7,8 +7,8 @@
   dealt against damage taken, city growth, research and cheap growth, moving
   towards villages and enemy cities); End Turn is played when nothing helps.
 * ``"mcts"`` / ``"mcts:<simulations>"`` — a native Monte Carlo tree search
-  (PUCT, uniform prior, the greedy evaluation as leaf value relative to the
-  position searched; its chance events use its own stream, so it never sees
+  (PUCT; a root prior from the greedy one-ply gains, uniform below it; the
+  greedy evaluation as leaf value relative to the position searched; its chance events use its own stream, so it never sees
   the game's future draws). Each decision is one action; ``"mcts"`` runs
   ``DEFAULT_MCTS_SIMULATIONS`` simulations.
 

@@ -72,3 +72,57 @@ def test_cli_play_with_mcts():
                 "--final-only")
     assert r.returncode == 0, r.stderr
     assert "mcts:32" in r.stdout
+
+
+@pytest.mark.parametrize("evaluation, rollout_turns, prior_temperature, prior_scope, turn_horizon", [
+    (0, 1, 0.0, 0, 0),    # greedy-evaluation leaves, uniform prior (issue 14's configuration)
+    (0, 1, 10.0, 0, 0),   # ... with the root prior from the greedy one-ply gains (shipped)
+    (0, 1, 10.0, 1, 0),   # ... that prior at every node of the mover's turn
+    (0, 1, 10.0, 2, 0),   # ... and at every node
+    (0, 1, 10.0, 0, 1),   # the tree stops at the mover's End Turn
+    (0, 1, 10.0, 0, 2),   # ... or after the opponent's turn
+    (3, 1, 0.0, 0, 0),    # greedy rollout to the end of the turn
+    (3, 2, 20.0, 0, 0),   # ... and the next player's turn, with the root prior
+])
+def test_tuning_hook_variants_play_legal_reproducible_games(evaluation, rollout_turns, prior_temperature,
+                                                            prior_scope, turn_horizon):
+    """``_core._mcts_play`` (the strength benchmark's hook): every variant plays legal actions, and the
+    same position gives the same choice (the bot's stream comes from the position)."""
+    env = GameEnv(seed=6, map_size=8)
+    for _ in range(40):
+        if env.game_over:
+            break
+        legal = set(env.legal_actions().tolist())
+        twin = env.clone()
+        chosen = polyenv._core._mcts_play(env._game, 24, evaluation, 2.0, 60, 0.0, rollout_turns, prior_temperature,
+                                          prior_scope, turn_horizon)
+        assert chosen in legal
+        assert polyenv._core._mcts_play(twin._game, 24, evaluation, 2.0, 60, 0.0, rollout_turns,
+                                        prior_temperature, prior_scope, turn_horizon) == chosen
+        env.check_invariants()
+
+
+def test_shipped_bot_is_the_hook_with_default_settings():
+    assert polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE == 10.0
+    assert polyenv._core.DEFAULT_MCTS_TURN_HORIZON == 1
+    env = GameEnv(seed=8, map_size=8)
+    for k in range(30):
+        if env.game_over:
+            break
+        twin = env.clone()
+        expected = polyenv._core._mcts_play(twin._game, 50, 0, 2.0, 20, 0.0, 1,
+                                            polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, 0,
+                                            polyenv._core.DEFAULT_MCTS_TURN_HORIZON)
+        assert bots.play(env, "mcts:50") == expected
+
+
+def test_tuning_hook_rejects_bad_settings():
+    env = GameEnv(seed=1, map_size=8)
+    before = env.to_bytes()
+    for args in [(0, 0, 2.0, 20, 0.0, 1, 0.0), (10, 4, 2.0, 20, 0.0, 1, 0.0), (10, 3, 2.0, 20, 0.0, -1, 0.0),
+                 (10, 0, 2.0, 20, 0.0, 1, -1.0), (10, 0, 2.0, 20, 0.0, 1, float("nan")),
+                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 3), (10, 0, 2.0, 20, 0.0, 1, 10.0, -1),
+                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 0, -1)]:
+        with pytest.raises(ValueError):
+            polyenv._core._mcts_play(env._game, *args)
+    assert env.to_bytes() == before

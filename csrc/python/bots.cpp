@@ -45,6 +45,8 @@ void init_bots(py::module_& m) {
   names[kMctsBot] = py::str(kMctsBotName);
   m.attr("BOT_NAMES") = names;
   m.attr("DEFAULT_MCTS_SIMULATIONS") = kDefaultMctsSimulations;
+  m.attr("DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE") = kDefaultRootPriorTemperature;
+  m.attr("DEFAULT_MCTS_TURN_HORIZON") = kDefaultTurnHorizon;
 
   m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);
@@ -71,9 +73,13 @@ void init_bots(py::module_& m) {
      "Chooses and applies one action; returns its id.");
 
   // Tuning hook (benchmarks): one MCTS decision with every knob, applied to the game.
-  m.def("_mcts_play", [](Game& g, int simulations, int eval, double c_puct, int rollout_actions, double scale) { GameLock lock(g);
+  m.def("_mcts_play", [](Game& g, int simulations, int eval, double c_puct, int rollout_actions, double scale,
+                         int rollout_turns, double root_prior_temperature, int prior_scope, int turn_horizon) { GameLock lock(g);
     check_playing(g);
-    if (simulations < 1 || eval < 0 || eval > 2) throw InvalidArgument("bad MCTS settings");
+    if (simulations < 1 || eval < 0 || eval > 3 || rollout_turns < 0 || !(root_prior_temperature >= 0) ||
+        prior_scope < 0 || prior_scope > 2 || turn_horizon < 0) {
+      throw InvalidArgument("bad MCTS settings");
+    }
     int32_t id;
     {
       py::gil_scoped_release release;
@@ -83,6 +89,10 @@ void init_bots(py::module_& m) {
       cfg.c_puct = c_puct;
       cfg.rollout_actions = rollout_actions;
       cfg.scale = scale;
+      cfg.rollout_turns = rollout_turns;
+      cfg.root_prior_temperature = root_prior_temperature;
+      cfg.prior_scope = prior_scope;
+      cfg.turn_horizon = turn_horizon;
       PlayerScratch& sc = scratch();
       if (!sc.mcts) sc.mcts = std::make_unique<MctsBotScratch>();
       Rng rng = bot_rng_for_position(g.state);
@@ -92,7 +102,8 @@ void init_bots(py::module_& m) {
     g.touched();
     return id;
   }, py::arg("game"), py::arg("simulations"), py::arg("eval"), py::arg("c_puct"), py::arg("rollout_actions"),
-     py::arg("scale"));
+     py::arg("scale"), py::arg("rollout_turns") = 1, py::arg("root_prior_temperature") = kDefaultRootPriorTemperature,
+     py::arg("prior_scope") = int(MctsBotConfig::kRootOnly), py::arg("turn_horizon") = kDefaultTurnHorizon);
 
   m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);

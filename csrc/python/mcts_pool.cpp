@@ -73,12 +73,19 @@ void init_mcts_pool(py::module_& m) {
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
                        bool full_obs, int num_threads, int max_actions, bool require_all, bool auto_reset,
                        double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
-                       double dirichlet_alpha, double dirichlet_fraction) {
+                       double dirichlet_alpha, double dirichlet_fraction, const std::vector<std::string>& levels) {
              MctsPoolConfig cfg = mcts_pool_config(
                  num_envs, seed, game_config(map_size, tribes, mode, max_turns, full_obs), num_threads, max_actions,
                  require_all, auto_reset, c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
              cfg.search.dirichlet_alpha = dirichlet_alpha;
              cfg.search.dirichlet_fraction = dirichlet_fraction;
+             for (size_t i = 0; i < levels.size(); ++i) {
+               try {
+                 cfg.levels.push_back(parse_level_csv(levels[i]));
+               } catch (const InvalidArgument& e) {
+                 throw InvalidArgument("level " + std::to_string(i) + ": " + e.what());
+               }
+             }
              py::gil_scoped_release release;
              return std::make_unique<MctsPool>(cfg);
            }),
@@ -86,7 +93,7 @@ void init_mcts_pool(py::module_& m) {
            py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
            py::arg("require_all_actions"), py::arg("auto_reset"), py::arg("c_puct"), py::arg("max_pending"),
            py::arg("virtual_loss"), py::arg("max_nodes"), py::arg("max_bytes"), py::arg("dirichlet_alpha"),
-           py::arg("dirichlet_fraction"))
+           py::arg("dirichlet_fraction"), py::arg("levels") = std::vector<std::string>{})
       .def("batch_spec", [](const MctsPool& p) { return spec_dict(live_specs(p.num_envs(), p.dims())); })
       .def("leaf_batch_spec", [](const MctsPool& p, int capacity) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));

@@ -37,6 +37,10 @@ struct MctsPoolConfig {
   int num_envs = 1;
   uint64_t seed = 0;
   GameConfig game;
+  // Empty: generated maps. Otherwise episode k of game i is played on
+  // levels[(i + k * num_envs) % levels.size()] (each must fit game.map_size and the tribes;
+  // no tribes: every level's own, and all levels have the same number of capitals).
+  std::vector<Level> levels;
   int num_threads = 1;
   int max_actions = 0;  // 0: the action space size (every legal action fits)
   bool require_all_actions = true;

@@ -120,13 +120,18 @@ bool SearchTree::admit() {
 int32_t SearchTree::select_edge(int32_t node) const {
   const int32_t first = first_edge_[size_t(node)], n = num_edges_[size_t(node)];
   const double sqrt_total = std::sqrt(double(visits_[size_t(node)] + vl_[size_t(node)]));
+  const int32_t* visits = edge_visits_.data();
+  const int32_t* in_flight = edge_vl_.data();
+  const double* value = edge_value_.data();
+  const float* prior = edge_prior_.data();
   int32_t best = first;
-  double best_score = 0;
+  double best_score = -INFINITY;
   for (int32_t e = first; e < first + n; ++e) {
-    const int32_t inflight = edge_vl_[size_t(e)];
-    const int32_t count = edge_visits_[size_t(e)] + inflight;
-    const double q = count > 0 ? (edge_value_[size_t(e)] - cfg_.virtual_loss * inflight) / count : 0.0;
-    const double u = cfg_.c_puct * double(edge_prior_[size_t(e)]) * sqrt_total / (1 + count);
+    const int32_t inflight = in_flight[e];
+    const int32_t count = visits[e] + inflight;
+    // Same expression order as the documented formula (the reference search compares exactly).
+    const double q = count > 0 ? (value[e] - cfg_.virtual_loss * inflight) / count : 0.0;
+    const double u = cfg_.c_puct * double(prior[e]) * sqrt_total / (1 + count);
     const double score = q + u;
     if (e == first || score > best_score) {
       best = e;
@@ -201,9 +206,11 @@ void SearchTree::expand(int32_t node, const int32_t* ids, int n, const float* lo
   num_edges_[size_t(node)] = n;
   flags_[size_t(node)] |= kExpanded;
   double top = -INFINITY;
-  for (int i = 0; i < n; ++i) top = std::max(top, double(logits[i]));
   double sum = 0;
-  for (int i = 0; i < n; ++i) sum += std::exp(double(logits[i]) - top);
+  if (logits) {
+    for (int i = 0; i < n; ++i) top = std::max(top, double(logits[i]));
+    for (int i = 0; i < n; ++i) sum += std::exp(double(logits[i]) - top);
+  }
   // Root noise: Dirichlet(alpha) as normalised Gamma draws, mixed into the priors.
   const bool noise = node == 0 && cfg_.dirichlet_alpha > 0 && n > 0;
   thread_local std::vector<double> draws;
@@ -212,15 +219,17 @@ void SearchTree::expand(int32_t node, const int32_t* ids, int n, const float* lo
     draws.resize(size_t(n));
     for (int i = 0; i < n; ++i) noise_sum += draws[size_t(i)] = gamma_sample(noise_rng_, cfg_.dirichlet_alpha);
   }
+  const size_t end = size_t(first) + size_t(n);
+  edge_action_.insert(edge_action_.end(), ids, ids + n);
+  edge_child_.resize(end, -1);
+  edge_visits_.resize(end, 0);
+  edge_vl_.resize(end, 0);
+  edge_value_.resize(end, 0.0);
+  edge_prior_.resize(end);
   for (int i = 0; i < n; ++i) {
-    double prior = std::exp(double(logits[i]) - top) / sum;
+    double prior = logits ? std::exp(double(logits[i]) - top) / sum : 1.0 / n;
     if (noise) prior = (1 - cfg_.dirichlet_fraction) * prior + cfg_.dirichlet_fraction * draws[size_t(i)] / noise_sum;
-    edge_action_.push_back(ids[i]);
-    edge_child_.push_back(-1);
-    edge_visits_.push_back(0);
-    edge_vl_.push_back(0);
-    edge_value_.push_back(0);
-    edge_prior_.push_back(float(prior));
+    edge_prior_[size_t(first) + size_t(i)] = float(prior);
   }
   bytes_ += int64_t(n) * kEdgeBytes;
 }

@@ -113,6 +113,7 @@ class SearchTree {
   // Gives the in-flight leaf node `node` one edge per action id (rows in the
   // order listed) with priors softmax(logits[0..n)); at the root, Dirichlet
   // noise is mixed in when configured. Then call backup().
+  // logits == nullptr: a uniform prior 1/n (no softmax to compute).
   void expand(int32_t node, const int32_t* ids, int n, const float* logits);
   // Removes the path's virtual loss and adds the payoff vector `values` (P entries).
   void backup(const LeafPath& path, const double* values);

@@ -68,6 +68,46 @@ def pool_arguments(num_envs, seed, map_size, players, num_threads, max_actions, 
             _v.integer(max_tree_bytes, "max_tree_bytes", 0))
 
 
+def level_pool(level, levels, map_size, players) -> tuple[list[str], int, Sequence]:
+    """``level`` / ``levels`` as (CSV texts, map size, tribes), validated (ValueError).
+
+    ``level`` is one level (a path or the CSV text), ``levels`` a pool (a path, a glob,
+    CSV text, or a list of them, as the Gymnasium environments take it); at most one
+    may be given. Without either: no texts, ``map_size`` (default 11) and ``players``
+    (default Bardur, Imperius). With levels every level must share one board size and
+    player count; ``map_size`` must be None or that size and ``players`` None (the
+    every level's own tribes, passed on as ``()``) or as many tribes as the levels have capitals.
+    """
+    from ..envs.gym_env import load_level_pool  # the level-pool rules every environment shares
+    from ..game_env import GameEnv
+
+    if players is not None and not isinstance(players, (str, bytes)) and isinstance(players, Sequence) \
+            and len(players) == 0:
+        raise ValueError("a game needs 2 to 16 players, got 0")
+    if level is not None and levels is not None:
+        raise ValueError("give level (one level) or levels (a pool), not both")
+    if level is None and levels is None:
+        return [], 11 if map_size is None else map_size, (2, 1) if players is None else players
+    if level is not None and not isinstance(level, (str, os.PathLike)):
+        raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
+    texts, paths = load_level_pool([level] if level is not None else levels)
+    probes = []
+    for i, text in enumerate(texts):
+        try:
+            probes.append(GameEnv(seed=0, level=text))
+        except ValueError as e:
+            raise ValueError(f"level {paths[i] or i}: {e}") from None
+    first = probes[0]
+    for i, g in enumerate(probes[1:], 1):
+        if (g.map_size, g.num_players) != (first.map_size, first.num_players):
+            raise ValueError(f"level {paths[i] or i} is {g.map_size}x{g.map_size} with {g.num_players} players, but "
+                             f"level {paths[0] or 0} is {first.map_size}x{first.map_size} with {first.num_players}: "
+                             "all levels must share one size and player count")
+    if map_size is not None and map_size != first.map_size:
+        raise ValueError(f"map_size={map_size!r} but the levels are {first.map_size}x{first.map_size}")
+    return texts, first.map_size, () if players is None else players  # (): every level's own tribes
+
+
 class MctsPool:
     """Many live Tribes games, each with a native PUCT search tree, driven in dense batches.
 
@@ -76,6 +116,12 @@ class MctsPool:
         seed: episode k of game i is ``GameEnv(seed=seed + i + k * B)`` (as VectorGameEnv).
         map_size, players, mode, max_turns, full_observability: the game (as VectorGameEnv).
             The search reads the authoritative state: exact with ``full_observability=True``.
+            ``map_size`` None: 11, or the levels' size; ``players`` None: (Bardur, Imperius),
+            or every level's own tribes.
+        level: one Tribes CSV level (a path or the text) every episode is played on.
+        levels: a level pool (a path, a glob, CSV text, or a list of them): episode k of
+            game i is played on ``levels[(i + k * B) % len(levels)]`` with seed ``seed + i + k * B``.
+            At most one of ``level`` / ``levels``; all levels share one size and player count.
         num_threads: worker threads (caller included); None: one per core, at most B.
         max_actions: action-row capacity A of every batch; 0 derives ``action_space_size``
             (every legal action always fits).
@@ -92,12 +138,14 @@ class MctsPool:
         dirichlet_fraction: weight of that noise.
     """
 
-    def __init__(self, num_envs: int, seed: int = 0, map_size: int = 11, players: Sequence = (2, 1),
+    def __init__(self, num_envs: int, seed: int = 0, map_size: int | None = None, players: Sequence | None = None,
                  num_threads: int | None = None, max_actions: int = 0, require_all_actions: bool = True,
                  auto_reset: bool = True, c_puct: float = 1.5, max_pending_leaves_per_tree: int = 1,
                  virtual_loss: float = 1.0, max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
                  dirichlet_alpha: float | None = None, dirichlet_fraction: float = 0.25,
-                 full_observability: bool = True, mode: str = "capitals", max_turns: int | None = None):
+                 full_observability: bool = True, mode: str = "capitals", max_turns: int | None = None,
+                 level=None, levels=None):
+        level_texts, map_size, players = level_pool(level, levels, map_size, players)
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)
@@ -114,7 +162,7 @@ class MctsPool:
             _v.boolean(full_observability, "full_observability"), threads, max_actions,
             _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
             _float(c_puct, "c_puct"), pending, _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha,
-            fraction)
+            fraction, level_texts)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
 
