@@ -15,8 +15,8 @@ from the leaf until ``--rollout-turns`` player turns have ended since the root
 tuning hook ``_core._mcts_play``; ``--c-puct`` sets its exploration constant and
 ``--root-prior-temperature T`` sets the root prior softmax(greedy one-ply gain /
 T) (default: the shipped ``_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE``; 0: the
-uniform prior of issue 14); ``--prior-scope 1|2`` gives that prior to every node of
-the mover's current turn, or to every node, instead of the root only; ``--turn-horizon H`` stops the tree H player turns after
+uniform prior of issue 14); ``--prior-scope 0|1|2`` gives that prior to the root only, to
+every node of the mover's current turn (shipped), or to every node; ``--turn-horizon H`` stops the tree H player turns after
 the root (1, shipped: End Turn is a leaf, evaluated, and the tree plans the mover's
 turn only; 0: unlimited, the earlier bot).
 """
@@ -28,13 +28,13 @@ import time
 from polyenv import GameEnv, _core, bots
 
 EVALS = ("heuristic", "margin", "rollout", "greedy-rollout")
-SHIPPED = ("heuristic", 2.0, _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, 0,
+SHIPPED = ("heuristic", 2.0, _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, _core.DEFAULT_MCTS_PRIOR_SCOPE,
            _core.DEFAULT_MCTS_TURN_HORIZON)  # what bots.play(game, "mcts:N") runs
 
 
 def match(simulations: int, games: int, seed: int, map_size: int, progress: int = 0, evaluation: str = "heuristic",
           rollout_actions: int = 20, c_puct: float = 2.0, rollout_turns: int = 1,
-          root_prior_temperature: float = _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope: int = 0,
+          root_prior_temperature: float = _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope: int = _core.DEFAULT_MCTS_PRIOR_SCOPE,
           turn_horizon: int = _core.DEFAULT_MCTS_TURN_HORIZON):
     wins = draws = decisions = 0
     think = 0.0
@@ -73,7 +73,7 @@ def main():
     p.add_argument("--c-puct", type=float, default=2.0)
     p.add_argument("--root-prior-temperature", type=float, default=_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE,
                    help="root prior softmax(greedy gain / T); 0: uniform")
-    p.add_argument("--prior-scope", type=int, choices=(0, 1, 2), default=0,
+    p.add_argument("--prior-scope", type=int, choices=(0, 1, 2), default=_core.DEFAULT_MCTS_PRIOR_SCOPE,
                    help="nodes with the greedy-gain prior: 0 the root, 1 the mover's whole turn, 2 every node")
     p.add_argument("--turn-horizon", type=int, default=_core.DEFAULT_MCTS_TURN_HORIZON,
                    help="> 0: nodes this many turns after the root are evaluated, never expanded; 0: unlimited")

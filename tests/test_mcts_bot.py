@@ -105,13 +105,15 @@ def test_tuning_hook_variants_play_legal_reproducible_games(evaluation, rollout_
 def test_shipped_bot_is_the_hook_with_default_settings():
     assert polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE == 10.0
     assert polyenv._core.DEFAULT_MCTS_TURN_HORIZON == 1
+    assert polyenv._core.DEFAULT_MCTS_PRIOR_SCOPE == 1
     env = GameEnv(seed=8, map_size=8)
     for k in range(30):
         if env.game_over:
             break
         twin = env.clone()
         expected = polyenv._core._mcts_play(twin._game, 50, 0, 2.0, 20, 0.0, 1,
-                                            polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, 0,
+                                            polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE,
+                                            polyenv._core.DEFAULT_MCTS_PRIOR_SCOPE,
                                             polyenv._core.DEFAULT_MCTS_TURN_HORIZON)
         assert bots.play(env, "mcts:50") == expected
 

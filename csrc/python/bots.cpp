@@ -47,6 +47,7 @@ void init_bots(py::module_& m) {
   m.attr("DEFAULT_MCTS_SIMULATIONS") = kDefaultMctsSimulations;
   m.attr("DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE") = kDefaultRootPriorTemperature;
   m.attr("DEFAULT_MCTS_TURN_HORIZON") = kDefaultTurnHorizon;
+  m.attr("DEFAULT_MCTS_PRIOR_SCOPE") = kDefaultPriorScope;
 
   m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);
@@ -103,7 +104,7 @@ void init_bots(py::module_& m) {
     return id;
   }, py::arg("game"), py::arg("simulations"), py::arg("eval"), py::arg("c_puct"), py::arg("rollout_actions"),
      py::arg("scale"), py::arg("rollout_turns") = 1, py::arg("root_prior_temperature") = kDefaultRootPriorTemperature,
-     py::arg("prior_scope") = int(MctsBotConfig::kRootOnly), py::arg("turn_horizon") = kDefaultTurnHorizon);
+     py::arg("prior_scope") = kDefaultPriorScope, py::arg("turn_horizon") = kDefaultTurnHorizon);
 
   m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);
