@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from polyenv import Bardur, GameEnv, Imperius, MctsPool, bots
+from polyenv import Bardur, GameEnv, Imperius, MctsPool, _core, bots
 
 
 def mid_game_positions(count: int, rounds: int, map_size: int) -> list[GameEnv]:
@@ -42,12 +42,23 @@ def mid_game_positions(count: int, rounds: int, map_size: int) -> list[GameEnv]:
     return games
 
 
-def native_bot_rate(simulations: int, positions: list[GameEnv]) -> tuple[float, float]:
-    """(iterations per wall second, per CPU second) of mcts:<simulations> decisions on the positions."""
-    bots.choose(positions[0], f"mcts:{simulations}", seed=0)  # warm the scratch tree
+def native_bot_rate(simulations: int, positions: list[GameEnv], prior_scope: int | None = None) -> tuple[float, float]:
+    """(iterations per wall second, per CPU second) of mcts:<simulations> decisions on the positions.
+
+    prior_scope None: the shipped bot (bots.choose). 0: the same search with the greedy-gain prior at the
+    root only (the faster, weaker variant of docs/mcts_pool.md), run on clones through _core._mcts_play.
+    """
+    def decide(g: GameEnv, k: int) -> None:
+        if prior_scope is None:
+            bots.choose(g, f"mcts:{simulations}", seed=k)
+        else:
+            _core._mcts_play(g.clone().native, simulations, 0, 2.0, 20, 0.0, 1,
+                             _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope, _core.DEFAULT_MCTS_TURN_HORIZON)
+
+    decide(positions[0], 0)  # warm the scratch tree
     t0, c0 = time.perf_counter(), time.process_time()
     for k, g in enumerate(positions):
-        bots.choose(g, f"mcts:{simulations}", seed=k)
+        decide(g, k)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     iters = simulations * len(positions)
     return iters / wall, iters / cpu
@@ -130,9 +141,12 @@ def main():
     java = java_rate(args.java, args.java_decisions, args.java_warm) if args.java else None
     wall_rate2, cpu_rate2 = native_bot_rate(args.simulations, positions)  # again after the JVM: same conditions
     wall_rate, cpu_rate = max(wall_rate, wall_rate2), max(cpu_rate, cpu_rate2)
+    fast_wall, fast_cpu = native_bot_rate(args.simulations, positions, prior_scope=0)
     print(f"MCTS benchmark ({os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.1f})")
     print(f"  native MCTS bot, mcts:{args.simulations}, {len(positions)} mid-game 11x11 2p positions (round 6):")
     print(f"    {wall_rate:12,.0f} iterations/s wall, {cpu_rate:12,.0f} per CPU-second (1 thread)")
+    print(f"  same search with the greedy-gain prior at the root only (prior_scope 0):")
+    print(f"    {fast_wall:12,.0f} iterations/s wall, {fast_cpu:12,.0f} per CPU-second (1 thread)")
     if java:
         share = java["jvm_cpu_s"] / java["jvm_wall_s"]
         print(f"  Java Tribes MCTS agent (AnchorBench mcts entry, {args.java_decisions} decisions, "
@@ -140,6 +154,7 @@ def main():
         print(f"    {java['iterations_per_s']:12,.0f} iterations/s wall (JVM: {java['jvm_cpu_s']:.1f} CPU-s in "
               f"{java['jvm_wall_s']:.1f} wall-s, {share:.2f} cores incl. JIT and GC threads)")
         print(f"  ratio native / Java (wall-clock iterations/s, same run): {wall_rate / java['iterations_per_s']:8.1f}x")
+        print(f"  ratio root-prior variant / Java (same run):                {fast_wall / java['iterations_per_s']:8.1f}x")
     print(f"  MctsPool, NumPy uniform evaluator, B={args.envs}, 11x11 2p, max_actions={args.max_actions} "
           f"(require_all_actions=False), {args.rounds} rounds x {args.moves} moves:")
     results = {}
