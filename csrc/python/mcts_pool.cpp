@@ -101,37 +101,22 @@ void init_mcts_pool(py::module_& m) {
       }, py::arg("max_leaves"))
       .def("root_policy_spec", [](const MctsPool& p) { return spec_dict(root_specs(p.num_envs(), p.dims())); })
       .def("reset", [](MctsPool& p, std::optional<uint64_t> seed, const py::object& buffers) {
-        SpecOutputs out(live_specs(p.num_envs(), p.dims()), buffers);
-        const FieldView view = view_of(out);
-        {
-          py::gil_scoped_release release;
-          p.reset(seed ? &*seed : nullptr, view);
-        }
-        return result(out, buffers);
+        return write_outputs(live_specs(p.num_envs(), p.dims()), buffers, [&](const FieldView& view) { p.reset(seed ? &*seed : nullptr, view); });
       }, py::arg("seed"), py::arg("buffers"))
       .def("step", [](MctsPool& p, const py::object& actions, const py::object& state_ids, const py::object& buffers) {
         py::array acts = input_vector(actions, "action_ids", 'i', 4, 4, "int32", p.num_envs());
         std::optional<py::array> sids;
         if (!state_ids.is_none()) sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", p.num_envs());
-        SpecOutputs out(live_specs(p.num_envs(), p.dims()), buffers);
-        const FieldView view = view_of(out);
         const Strided<uint64_t> sid_span = sids ? strided<uint64_t>(*sids) : Strided<uint64_t>{};
-        {
-          py::gil_scoped_release release;
+        return write_outputs(live_specs(p.num_envs(), p.dims()), buffers, [&](const FieldView& view) {
           p.step(strided<int32_t>(acts), sids ? &sid_span : nullptr, view);
-        }
-        return result(out, buffers);
+        });
       }, py::arg("action_ids"), py::arg("state_ids"), py::arg("buffers"))
       .def("select_leaves", [](MctsPool& p, int capacity, const py::object& buffers) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
-        SpecOutputs out(leaf_specs(capacity, p.dims()), buffers);
-        const FieldView view = view_of(out);
-        int count;
-        {
-          py::gil_scoped_release release;
-          count = p.select_leaves(capacity, view);
-        }
-        return py::make_tuple(count, result(out, buffers));
+        auto [count, arrays] =
+            write_outputs(leaf_specs(capacity, p.dims()), buffers, [&](const FieldView& view) { return p.select_leaves(capacity, view); });
+        return py::make_tuple(count, arrays);
       }, py::arg("max_leaves"), py::arg("buffers"))
       .def("expand_and_backup", [](MctsPool& p, const py::object& leaf_ids, const py::object& logits,
                                    const py::object& values) {
@@ -155,13 +140,7 @@ void init_mcts_pool(py::module_& m) {
         p.abort_search();
       })
       .def("root_policy", [](MctsPool& p, double temperature, const py::object& buffers) {
-        SpecOutputs out(root_specs(p.num_envs(), p.dims()), buffers);
-        const FieldView view = view_of(out);
-        {
-          py::gil_scoped_release release;
-          p.root_policy(temperature, view);
-        }
-        return result(out, buffers);
+        return write_outputs(root_specs(p.num_envs(), p.dims()), buffers, [&](const FieldView& view) { p.root_policy(temperature, view); });
       }, py::arg("temperature"), py::arg("buffers"))
       .def("search_stats", [](MctsPool& p) {
         std::vector<TreeStats> stats;

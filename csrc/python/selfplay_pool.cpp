@@ -90,44 +90,22 @@ void init_selfplay_pool(py::module_& m) {
         return spec_dict(p.leaf_specs_with_history(capacity));
       }, py::arg("max_leaves"))
       .def("reset", [](SelfPlayPool& p, std::optional<uint64_t> seed, const py::object& buffers) {
-        SpecOutputs out(p.belief_specs(), buffers);
-        const FieldView view = view_of(out);
-        {
-          py::gil_scoped_release release;
-          p.reset(seed ? &*seed : nullptr, view);
-        }
-        return result(out, buffers);
+        return write_outputs(p.belief_specs(), buffers, [&](const FieldView& view) { p.reset(seed ? &*seed : nullptr, view); });
       }, py::arg("seed"), py::arg("buffers"))
       .def("step", [](SelfPlayPool& p, const py::object& actions, const py::object& state_ids, const py::object& buffers) {
         py::array acts = input_vector(actions, "action_ids", 'i', 4, 4, "int32", p.num_envs());
         std::optional<py::array> sids;
         if (!state_ids.is_none()) sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", p.num_envs());
-        SpecOutputs out(p.belief_specs(), buffers);
-        const FieldView view = view_of(out);
         const Strided<uint64_t> sid_span = sids ? strided<uint64_t>(*sids) : Strided<uint64_t>{};
-        {
-          py::gil_scoped_release release;
+        return write_outputs(p.belief_specs(), buffers, [&](const FieldView& view) {
           p.step(strided<int32_t>(acts), sids ? &sid_span : nullptr, view);
-        }
-        return result(out, buffers);
+        });
       }, py::arg("action_ids"), py::arg("state_ids"), py::arg("buffers"))
       .def("belief_requests", [](SelfPlayPool& p, const py::object& buffers) {
-        SpecOutputs out(p.belief_specs(), buffers);
-        const FieldView view = view_of(out);
-        {
-          py::gil_scoped_release release;
-          p.belief_requests(view);
-        }
-        return result(out, buffers);
+        return write_outputs(p.belief_specs(), buffers, [&](const FieldView& view) { p.belief_requests(view); });
       }, py::arg("buffers"))
       .def("all_player_belief_requests", [](SelfPlayPool& p, const py::object& buffers) {
-        SpecOutputs out(p.all_player_specs(), buffers);
-        const FieldView view = view_of(out);
-        {
-          py::gil_scoped_release release;
-          p.all_player_belief_requests(view);
-        }
-        return result(out, buffers);
+        return write_outputs(p.all_player_specs(), buffers, [&](const FieldView& view) { p.all_player_belief_requests(view); });
       }, py::arg("buffers"))
       .def("submit_beliefs", [](SelfPlayPool& p, const py::object& state_ids, const py::object& beliefs) {
         py::array sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", p.num_envs());
@@ -143,14 +121,9 @@ void init_selfplay_pool(py::module_& m) {
       }, py::arg("state_ids"), py::arg("beliefs"))
       .def("select_leaves", [](SelfPlayPool& p, int capacity, const py::object& buffers) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
-        SpecOutputs out(p.leaf_specs_with_history(capacity), buffers);
-        const FieldView view = view_of(out);
-        int count;
-        {
-          py::gil_scoped_release release;
-          count = p.select_leaves(capacity, view);
-        }
-        return py::make_tuple(count, result(out, buffers));
+        auto [count, arrays] =
+            write_outputs(p.leaf_specs_with_history(capacity), buffers, [&](const FieldView& view) { return p.select_leaves(capacity, view); });
+        return py::make_tuple(count, arrays);
       }, py::arg("max_leaves"), py::arg("buffers"))
       .def("_load_state", [](SelfPlayPool& p, int env, const py::bytes& data, std::optional<uint64_t> rng_seed) {
         GameState s;
