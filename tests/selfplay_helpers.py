@@ -12,6 +12,8 @@ _REL_COLS = (6, 8, 13)
 _PRIVATE_COLS = (10, 12, 19, 22)
 
 
+END_TURN = 0  # End Turn's action id (the first id block)
+
 def mirror(seed: int, num_envs: int, **game) -> list[GameEnv]:
     """The pool's games after ``reset(seed=seed)``: game i is GameEnv(seed=seed + i)."""
     return [GameEnv(seed=seed + i, **game) for i in range(num_envs)]
@@ -71,14 +73,21 @@ def model(leaves: dict, players: int, max_actions: int):
     return logits, values
 
 
-def search(pool, rounds: int) -> list[dict]:
-    """``rounds`` select / expand_and_backup rounds with the stand-in model; returns the leaf batches."""
+def search(pool, rounds: int, end_turn_bonus: float = 0.0, paths: bool = False) -> list[dict]:
+    """``rounds`` select / expand_and_backup rounds with the stand-in model; returns the leaf batches.
+
+    ``end_turn_bonus`` is added to End Turn's logit (so paths cross to other actors); with ``paths`` each
+    batch also has "paths": every leaf's action ids from the root."""
     batches = []
     for _ in range(rounds):
         leaves = pool.select_leaves()
         if len(leaves["leaf_id"]) == 0:
             break
         batches.append({k: v.copy() for k, v in leaves.items()})
+        if paths:
+            batches[-1]["paths"] = [[int(a) for a in pool._native._leaf_actions(int(leaf))]
+                                    for leaf in leaves["leaf_id"]]
         logits, values = model(leaves, pool.player_count, pool.max_actions)
+        logits[leaves["action_id"] == END_TURN] += end_turn_bonus
         pool.expand_and_backup(leaves["leaf_id"], logits, values)
     return batches

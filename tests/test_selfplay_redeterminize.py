@@ -8,26 +8,14 @@ import pytest
 from polyenv import SelfPlayPool
 from polyenv.selfplay.beliefs import empty_world_completion
 
-from selfplay_helpers import mirror, model, truth_beliefs
+from selfplay_helpers import END_TURN, mirror, model, search, truth_beliefs
 from test_selfplay_pool import FOUR, TWO, _twin_pools
 
-END_TURN = 0
 
 
 def search_ending_turns(pool, rounds, bonus=3.0):
-    """Stand-in model rounds with End Turn favoured, so paths cross to other actors. Each
-    returned batch also has "paths": every leaf's action ids from the root."""
-    batches = []
-    for _ in range(rounds):
-        leaves = pool.select_leaves()
-        if len(leaves["leaf_id"]) == 0:
-            break
-        batches.append({k: v.copy() for k, v in leaves.items()})
-        batches[-1]["paths"] = [[int(a) for a in pool._native._leaf_actions(int(leaf))] for leaf in leaves["leaf_id"]]
-        logits, values = model(leaves, pool.player_count, pool.max_actions)
-        logits[leaves["action_id"] == END_TURN] += bonus
-        pool.expand_and_backup(leaves["leaf_id"], logits, values)
-    return batches
+    """Stand-in model rounds with End Turn favoured, so paths cross to other actors; batches carry "paths"."""
+    return search(pool, rounds, end_turn_bonus=bonus, paths=True)
 
 
 def stats(pool):

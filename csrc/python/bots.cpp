@@ -79,7 +79,8 @@ void init_bots(py::module_& m) {
     check_playing(g);
     if (simulations < 1 || eval < 0 || eval > 3 || rollout_turns < 0 || !(root_prior_temperature >= 0) ||
         prior_scope < 0 || prior_scope > 2 || turn_horizon < 0) {
-      throw InvalidArgument("bad MCTS settings");
+      throw InvalidArgument("MCTS settings out of range: need simulations >= 1, eval in [0, 3], rollout_turns >= 0, "
+                            "root_prior_temperature >= 0, prior_scope in [0, 2], turn_horizon >= 0");
     }
     int32_t id;
     {
