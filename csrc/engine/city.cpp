@@ -92,18 +92,6 @@ void place_building(GameState& s, int city, int tile, int building) {
 
 // ------------------------------------------------------------------ tile actions
 
-namespace {
-int gather_tech(int resource) {
-  switch (resource) {
-    case kFruit: return kOrganization;
-    case kAnimal: return kHunting;
-    case kFish: return kFishing;
-    case kWhales: return kWhaling;
-    default: return kNoTech;  // crops, ore and ruins are not gathered
-  }
-}
-}  // namespace
-
 bool can_tile_action(const GameState& s, int city, int tile, int kind) {
   const Tile& t = s.tiles[tile];
   const Player& p = s.players[s.cities[city].owner];

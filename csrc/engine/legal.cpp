@@ -30,11 +30,30 @@ constexpr TechTree tech_tree() {
   return tree;
 }
 inline constexpr TechTree kTechTree = tech_tree();
-inline uint32_t research_candidates(const Player& p) {
-  uint32_t bits = kTechTree.roots;
-  for (uint32_t known = p.techs; known; known &= known - 1) bits |= kTechTree.children[__builtin_ctz(known)];
-  return bits & ~p.techs;
+// A per-byte table of a function of the known techs that is an OR over the known bits
+// (children, buildings unlocked): three lookups instead of a loop over up to 24 techs.
+struct TechByteTable {
+  std::array<std::array<uint32_t, 256>, 3> part{};
+  uint32_t operator()(uint32_t techs) const {
+    return part[0][techs & 255] | part[1][(techs >> 8) & 255] | part[2][(techs >> 16) & 255];
+  }
+};
+static_assert(kNumTechs <= 24);
+template <class PerTech>
+constexpr TechByteTable tech_byte_table(PerTech per_tech) {
+  TechByteTable table;
+  for (int byte = 0; byte < 3; ++byte) {
+    for (int v = 0; v < 256; ++v) {
+      for (int b = 0; b < 8; ++b) {
+        if ((v >> b) & 1) table.part[byte][v] |= per_tech(byte * 8 + b);
+      }
+    }
+  }
+  return table;
 }
+inline constexpr TechByteTable kTechChildren =
+    tech_byte_table([](int t) { return t < kNumTechs ? kTechTree.children[t] : 0u; });
+inline uint32_t research_candidates(const Player& p) { return (kTechTree.roots | kTechChildren(p.techs)) & ~p.techs; }
 // Techs the player can pay for (tech_cost depends on the tier only).
 inline uint32_t affordable_techs(const GameState& s, int player) {
   uint32_t bits = 0;
@@ -45,6 +64,7 @@ inline uint32_t affordable_techs(const GameState& s, int player) {
   return bits;
 }
 
+inline constexpr int kMaxResource = kRuins;
 // Building bit masks: by required tech, without one, by cost ceiling and by terrain.
 struct BuildingTables {
   static constexpr int kMaxCost = 20;  // the dearest building (checked below)
@@ -52,6 +72,9 @@ struct BuildingTables {
   std::array<uint32_t, kNumTechs> by_tech{};
   std::array<uint32_t, kMaxCost + 1> affordable{};  // buildings costing at most the index
   std::array<uint32_t, kNumTerrains> by_terrain{};
+  // Buildings a tile's resource allows (none needed, or the tile's), by resource + 1.
+  std::array<uint32_t, kMaxResource + 2> by_resource{};
+  uint32_t board_checks = 0;  // adjacency or one-per-city: decided by can_build
 };
 constexpr BuildingTables building_tables() {
   BuildingTables tables;
@@ -62,14 +85,51 @@ constexpr BuildingTables building_tables() {
     if (is_monument(b)) tables.monuments |= 1u << b;
     for (int c = info.cost; c <= BuildingTables::kMaxCost; ++c) tables.affordable[c] |= 1u << b;
     for (int t = 0; t < kNumTerrains; ++t) if (info.terrain_mask & (1u << t)) tables.by_terrain[t] |= 1u << b;
+    for (int r = -1; r <= kMaxResource; ++r) {
+      if (info.resource == kNoResource || info.resource == r) tables.by_resource[r + 1] |= 1u << b;
+    }
+    if (info.adjacent_to >= 0 || info.one_per_city) tables.board_checks |= 1u << b;
   }
   return tables;
 }
 inline constexpr BuildingTables kBuildingTables = building_tables();
+inline constexpr TechByteTable kBuildingsByTech =
+    tech_byte_table([](int t) { return t < kNumTechs ? kBuildingTables.by_tech[t] : 0u; });
 static_assert([] {
   for (const BuildingInfo& info : kBuildings) if (info.cost > BuildingTables::kMaxCost) return false;
   return true;
 }());
+
+// Unit types the tribe has the tech and the stars for (can_spawn's tribe part).
+inline uint32_t spawnable_types(const Player& p) {
+  uint32_t bits = 0;
+  for (int type = 0; type < kNumSpawnable; ++type) {
+    const UnitInfo& info = kUnits[type];
+    if ((info.tech == kNoTech || p.has(info.tech)) && p.stars >= info.cost) bits |= 1u << type;
+  }
+  return bits;
+}
+
+// can_tile_action's tribe part (techs, stars) per terrain and per resource.
+struct TileActionMasks {
+  std::array<uint32_t, kNumTerrains> by_terrain{};  // clear, burn, grow forest
+  uint32_t gather_resources = 0;                    // bit resource + 1: gathering it is legal
+  uint32_t destroy = 0;                             // 1: Destroy is legal on a building
+  bool any = false;
+};
+inline TileActionMasks tile_action_masks(const Player& p) {
+  TileActionMasks m;
+  m.by_terrain[kForest] = (uint32_t(p.has(kForestry)) << kClearForest) |
+                          (uint32_t(p.has(kChivalry) && p.stars >= kBurnForestCost) << kBurnForest);
+  m.by_terrain[kPlain] = uint32_t(p.has(kSpiritualism) && p.stars >= kGrowForestCost) << kGrowForest;
+  for (int r = 0; r <= kMaxResource; ++r) {
+    const int tech = gather_tech(r);
+    if (tech != kNoTech && p.has(tech) && (r == kWhales || p.stars >= kGatherCost)) m.gather_resources |= 1u << (r + 1);
+  }
+  m.destroy = p.has(kConstruction);
+  m.any = m.by_terrain[kForest] || m.by_terrain[kPlain] || m.gather_resources || m.destroy;
+  return m;
+}
 
 // Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
 inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
@@ -219,40 +279,38 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     if (fresh_scan || scan.num_roads < 0) scan_road_tiles(s, player, scan);
     for (int i = 0; i < scan.num_roads; ++i) if (!emit(space.build_road(scan.road_tiles[i]))) return;
   }
-  for (int i = 0; i < num_cities; ++i) {
-    const int t = city_tiles[i], city = s.tiles[t].city;
-    const City& c = s.cities[city];
-    if (s.tiles[t].unit >= 0 || c.supported >= city_capacity(c)) continue;  // can_spawn's unit-independent part
-    for (int type = 0; type < kNumSpawnable; ++type) {
-      if (can_spawn(s, city, type) && !emit(space.spawn(t, type))) return;
+  // can_spawn, can_build and can_tile_action as bit masks: what depends on the tribe (techs, stars,
+  // monuments) once per list, what depends on the tile by table; can_build decides only its board checks.
+  const uint32_t spawnable = spawnable_types(p);
+  for (int i = 0; i < num_cities && spawnable; ++i) {
+    const int t = city_tiles[i];
+    const City& c = s.cities[s.tiles[t].city];
+    if (s.tiles[t].unit >= 0 || c.supported >= city_capacity(c)) continue;
+    for (uint32_t bits = spawnable; bits; bits &= bits - 1) {
+      if (!emit(space.spawn(t, __builtin_ctz(bits)))) return;
     }
   }
-  // Buildings the tribe could afford with its techs (and, for monuments, has available), then by
-  // terrain: a cheap filter before can_build.
-  uint32_t allowed = kBuildingTables.no_tech;
-  for (uint32_t known = p.techs; known; known &= known - 1) allowed |= kBuildingTables.by_tech[__builtin_ctz(known)];
+  uint32_t allowed = kBuildingTables.no_tech | kBuildingsByTech(p.techs);
   allowed &= p.stars >= BuildingTables::kMaxCost ? ~0u : kBuildingTables.affordable[std::max(p.stars, 0)];
   allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
-  for (int i = 0; i < num_territory; ++i) {
+  for (int i = 0; i < num_territory && allowed; ++i) {
     const Tile& tile = s.tiles[territory[i]];
     if (tile.building != kNoBuilding) continue;
-    for (uint32_t bits = allowed & kBuildingTables.by_terrain[tile.terrain]; bits; bits &= bits - 1) {
+    const uint32_t here = allowed & kBuildingTables.by_terrain[tile.terrain] & kBuildingTables.by_resource[tile.resource + 1];
+    for (uint32_t bits = here; bits; bits &= bits - 1) {
       const int b = __builtin_ctz(bits);
-      if (can_build(s, territory_city[i], territory[i], b) && !emit(space.build(territory[i], b))) return;
+      if ((kBuildingTables.board_checks >> b) & 1u && !can_build(s, territory_city[i], territory[i], b)) continue;
+      if (!emit(space.build(territory[i], b))) return;
     }
   }
-  // Tile actions the tribe has the tech for (gather: any gathering tech).
-  const uint32_t tile_kinds = ((p.has(kOrganization) || p.has(kHunting) || p.has(kFishing) || p.has(kWhaling)) << kGather) |
-                              (p.has(kForestry) << kClearForest) | (p.has(kChivalry) << kBurnForest) |
-                              (p.has(kSpiritualism) << kGrowForest) | (p.has(kConstruction) << kDestroy);
-  for (int i = 0; i < num_territory; ++i) {
+  const TileActionMasks tile_masks = tile_action_masks(p);
+  for (int i = 0; i < num_territory && tile_masks.any; ++i) {
     const Tile& tile = s.tiles[territory[i]];
-    const uint32_t here = ((tile.resource != kNoResource) << kGather) |
-                          ((tile.terrain == kForest) * ((1u << kClearForest) | (1u << kBurnForest))) |
-                          ((tile.terrain == kPlain) << kGrowForest) | ((tile.building != kNoBuilding) << kDestroy);
-    for (uint32_t bits = here & tile_kinds; bits; bits &= bits - 1) {
-      const int k = __builtin_ctz(bits);
-      if (can_tile_action(s, territory_city[i], territory[i], k) && !emit(space.tile_action(territory[i], k))) return;
+    const uint32_t here = tile_masks.by_terrain[tile.terrain] |
+                          (((tile_masks.gather_resources >> (tile.resource + 1)) & 1u) << kGather) |
+                          ((tile.building != kNoBuilding) & tile_masks.destroy) << kDestroy;
+    for (uint32_t bits = here; bits; bits &= bits - 1) {
+      if (!emit(space.tile_action(territory[i], __builtin_ctz(bits)))) return;
     }
   }
   for (int i = 0; i < num_units; ++i) {

@@ -59,6 +59,16 @@ int city_scan_radius(const City& c);
 // The city whose territory (within its scan radius) holds `tile`, for the current player; -1 if none.
 int acting_city_for_tile(const GameState& s, int tile);
 bool can_build(const GameState& s, int city, int tile, int building);
+// The tech that gathers `resource` (kNoTech: crops, ore and ruins are not gathered).
+constexpr int gather_tech(int resource) {
+  switch (resource) {
+    case kFruit: return kOrganization;
+    case kAnimal: return kHunting;
+    case kFish: return kFishing;
+    case kWhales: return kWhaling;
+    default: return kNoTech;
+  }
+}
 bool can_tile_action(const GameState& s, int city, int tile, int kind);
 void apply_build(GameState& s, int city, int tile, int building);
 // apply_build without the payment: the building and all its effects (population,
