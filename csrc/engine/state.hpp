@@ -126,6 +126,10 @@ struct GameState {
   // Process-unique stamp, renewed by every change that can alter a unit's reach
   // for the current player (MoveCache). Not part of equality or serialization.
   uint64_t move_epoch = 0;
+  // Set by every change that can show a unit to a player who has no observed id for it yet (a unit
+  // placed or moved, an explored area grown): apply_action gives observed ids (note_sightings) only
+  // then. A derived flag: not part of equality or serialization (1 = check at the next action).
+  uint8_t sightings_pending = 1;
   // Test-only hook (tools/differential, GameEnv._test_force_ruins): the outcome the next Examine
   // must have instead of its draw, -1 = draw as usual. Never set by the engine itself; not part
   // of equality or serialization.

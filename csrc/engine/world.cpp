@@ -11,15 +11,24 @@ namespace polyenv {
 void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
 
 void note_sightings(GameState& s) {
+  s.sightings_pending = 0;
   const int players = s.num_players;
+  // Slots some player has no observed id for yet (usually none or a few): only these can be fresh.
+  int16_t unnamed[kMaxMapSize * kMaxMapSize];
+  int num_unnamed = 0;
+  for (int slot = 0; slot < int(s.units.size()); ++slot) {
+    if (!s.units[slot].alive()) continue;
+    const int32_t* alias = &s.unit_alias[size_t(slot) * players];
+    bool any = false;
+    for (int p = 0; p < players; ++p) any |= alias[p] == 0;
+    if (any) unnamed[num_unnamed++] = int16_t(slot);
+  }
   int16_t fresh[kMaxMapSize * kMaxMapSize];  // slots first seen now
-  for (int p = 0; p < players; ++p) {
+  for (int p = 0; p < players && num_unnamed; ++p) {
     int count = 0;
-    for (int slot = 0; slot < int(s.units.size()); ++slot) {
-      const Unit& u = s.units[slot];
-      if (u.alive() && s.unit_alias[size_t(slot) * players + p] == 0 && sees_tile(s, p, u.tile)) {
-        fresh[count++] = int16_t(slot);
-      }
+    for (int i = 0; i < num_unnamed; ++i) {
+      const int slot = unnamed[i];
+      if (s.unit_alias[size_t(slot) * players + p] == 0 && sees_tile(s, p, s.units[slot].tile)) fresh[count++] = int16_t(slot);
     }
     if (count > 1) std::sort(fresh, fresh + count, [&](int a, int b) { return s.units[a].tile < s.units[b].tile; });
     for (int i = 0; i < count; ++i) s.unit_alias[size_t(fresh[i]) * players + p] = ++s.players[p].units_sighted;
@@ -43,6 +52,7 @@ int add_unit(GameState& s, int player, int type, int tile, int home_city, int st
   u.tile = int16_t(tile);
   u.home_city = int16_t(home_city);
   s.tiles[tile].unit = int16_t(slot);
+  s.sightings_pending = 1;
   if (home_city >= 0) s.cities[home_city].supported++;
   if (player != s.current_player) touch_moves(s);  // another tribe's unit: blocking and zone of control
   return slot;
@@ -72,6 +82,7 @@ void relocate_unit(GameState& s, int slot, int to) {
   s.tiles[u.tile].unit = -1;
   u.tile = int16_t(to);
   s.tiles[to].unit = int16_t(slot);
+  s.sightings_pending = 1;
 }
 
 int unit_attack(const Unit& u) { return kUnits[u.type].atk; }
@@ -120,7 +131,10 @@ void reveal_area(GameState& s, int player, int tile, int radius) {
     int owner = s.tile_owner(t);
     if (owner >= 0 && owner != player) meet(s, player, owner);
   });
-  if (p.explored_count != explored_before) touch_moves(s);
+  if (p.explored_count != explored_before) {
+    touch_moves(s);
+    s.sightings_pending = 1;
+  }
   if (p.explored_count == s.num_tiles) make_monument_available(s, player, kEyeOfGod);
 }
 
@@ -290,11 +304,25 @@ void linked_ports(const GameState& s, int player, int port, F&& f) {
     });
   }
 }
+
+// A road only adds nodes, so it cannot change a network that already links every city of the
+// tribe to the capital it holds (a lone capital included).
+bool network_complete(const GameState& s, int player) {
+  const Player& p = s.players[player];
+  if (p.capital_city < 0 || s.cities[p.capital_city].owner != player) return false;
+  for (int i = 0; i < int(s.cities.size()); ++i) {
+    const City& c = s.cities[i];
+    if (c.owner == player && i != p.capital_city && !c.connected) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void update_networks_after_road(GameState& s, int tile) {
   for (int i = 0; i < s.num_players; ++i) {
     if (!s.players[i].alive || !network_node(s, i, tile)) continue;  // a road another tribe owns: not i's node
+    if (network_complete(s, i)) continue;
     // A new node joins a network only through a neighbouring node (ports link over water, not roads).
     bool linked = false;
     for_each_neighbour(s, tile, [&](int nb) { linked = linked || network_node(s, i, nb); });
