@@ -1,4 +1,6 @@
 // §8 cities (levels, rewards, capture) and §9 buildings and tile actions.
+#include <algorithm>
+
 #include "mechanics.hpp"
 
 namespace polyenv {
@@ -16,21 +18,6 @@ int acting_city_for_tile(const GameState& s, int tile) {
 // ------------------------------------------------------------------ buildings
 
 namespace {
-
-bool city_has_building(const GameState& s, int city, int building) {
-  bool found = false;
-  for_each_in_radius(s, s.cities[city].tile, s.cities[city].bound, [&](int t) {
-    if (s.tiles[t].city == city && s.tiles[t].building == building) found = true;
-  });
-  return found;
-}
-
-// Any owner's building counts (Tribes' Build.isBuildable looks at the board only).
-bool has_adjacent(const GameState& s, int tile, int building) {
-  bool found = false;
-  for_each_neighbour(s, tile, [&](int nb) { found = found || s.tiles[nb].building == building; });
-  return found;
-}
 
 int monument_bit(int building) { return 1 << (building - kFirstMonument); }
 
@@ -54,6 +41,29 @@ void building_effects(GameState& s, int city, int tile, int building, int sign) 
 
 }  // namespace
 
+uint32_t city_buildings(const GameState& s, int city) {
+  uint32_t bits = 0;
+  for_each_in_radius(s, s.cities[city].tile, s.cities[city].bound, [&](int t) {
+    if (s.tiles[t].city == city && s.tiles[t].building != kNoBuilding) bits |= 1u << s.tiles[t].building;
+  });
+  return bits;
+}
+
+// Any owner's building counts (Tribes' Build.isBuildable looks at the board only).
+uint32_t neighbour_buildings(const GameState& s, int tile) {
+  const int n = s.map_size, x = tile / n, y = tile % n;
+  const int y0 = std::max(y - 1, 0), y1 = std::min(y + 1, n - 1);
+  const Tile* tiles = s.tiles.data();
+  uint32_t bits = 0;
+  for (int tx = std::max(x - 1, 0); tx <= std::min(x + 1, n - 1); ++tx) {
+    for (int t = tx * n + y0; t <= tx * n + y1; ++t) {
+      const int b = tiles[t].building;
+      if (b != kNoBuilding && t != tile) bits |= 1u << b;
+    }
+  }
+  return bits;
+}
+
 bool can_build(const GameState& s, int city, int tile, int building) {
   const Tile& t = s.tiles[tile];
   const BuildingInfo& info = kBuildings[building];
@@ -63,9 +73,8 @@ bool can_build(const GameState& s, int city, int tile, int building) {
   if (info.tech != kNoTech && !p.has(info.tech)) return false;
   if (p.stars < info.cost) return false;
   if (is_monument(building) && !(p.monuments_available & monument_bit(building))) return false;
-  if (info.adjacent_to >= 0 && !has_adjacent(s, tile, info.adjacent_to)) return false;
-  if (info.one_per_city && city_has_building(s, city, building)) return false;
-  return true;
+  const bool board_checks = info.adjacent_to >= 0 || info.one_per_city;
+  return !board_checks || building_fits(building, neighbour_buildings(s, tile), city_buildings(s, city));
 }
 
 void apply_build(GameState& s, int city, int tile, int building) {

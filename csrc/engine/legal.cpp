@@ -74,7 +74,8 @@ struct BuildingTables {
   std::array<uint32_t, kNumTerrains> by_terrain{};
   // Buildings a tile's resource allows (none needed, or the tile's), by resource + 1.
   std::array<uint32_t, kMaxResource + 2> by_resource{};
-  uint32_t board_checks = 0;  // adjacency or one-per-city: decided by can_build
+  uint32_t board_checks = 0;  // adjacency or one of a kind per city: building_fits decides
+  uint32_t one_per_city = 0;
 };
 constexpr BuildingTables building_tables() {
   BuildingTables tables;
@@ -89,6 +90,7 @@ constexpr BuildingTables building_tables() {
       if (info.resource == kNoResource || info.resource == r) tables.by_resource[r + 1] |= 1u << b;
     }
     if (info.adjacent_to >= 0 || info.one_per_city) tables.board_checks |= 1u << b;
+    if (info.one_per_city) tables.one_per_city |= 1u << b;
   }
   return tables;
 }
@@ -293,14 +295,35 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   uint32_t allowed = kBuildingTables.no_tech | kBuildingsByTech(p.techs);
   allowed &= p.stars >= BuildingTables::kMaxCost ? ~0u : kBuildingTables.affordable[std::max(p.stars, 0)];
   allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
+  // The board masks of building_fits: per tile when needed, per city once (cities in `city_tiles` order).
+  uint32_t city_masks[kMaxTiles];
+  bool city_mask_known[kMaxTiles];
+  std::fill_n(city_mask_known, num_cities, false);
+  auto city_mask = [&](int city) {
+    const int k = int(std::lower_bound(city_tiles, city_tiles + num_cities, s.cities[city].tile) - city_tiles);
+    if (!city_mask_known[k]) {
+      city_masks[k] = city_buildings(s, city);
+      city_mask_known[k] = true;
+    }
+    return city_masks[k];
+  };
   for (int i = 0; i < num_territory && allowed; ++i) {
     const Tile& tile = s.tiles[territory[i]];
     if (tile.building != kNoBuilding) continue;
-    const uint32_t here = allowed & kBuildingTables.by_terrain[tile.terrain] & kBuildingTables.by_resource[tile.resource + 1];
+    uint32_t here = allowed & kBuildingTables.by_terrain[tile.terrain] & kBuildingTables.by_resource[tile.resource + 1];
+    if (uint32_t checked = here & kBuildingTables.board_checks) {
+      // One of a kind per city first: it often rules them all out without a look at the neighbours.
+      const uint32_t in_city = city_mask(territory_city[i]);
+      here &= ~(checked & in_city & kBuildingTables.one_per_city);
+      checked &= here;
+      const uint32_t neighbours = checked ? neighbour_buildings(s, territory[i]) : 0;
+      for (; checked; checked &= checked - 1) {
+        const int b = __builtin_ctz(checked);
+        if (!building_fits(b, neighbours, in_city)) here &= ~(1u << b);
+      }
+    }
     for (uint32_t bits = here; bits; bits &= bits - 1) {
-      const int b = __builtin_ctz(bits);
-      if ((kBuildingTables.board_checks >> b) & 1u && !can_build(s, territory_city[i], territory[i], b)) continue;
-      if (!emit(space.build(territory[i], b))) return;
+      if (!emit(space.build(territory[i], __builtin_ctz(bits)))) return;
     }
   }
   const TileActionMasks tile_masks = tile_action_masks(p);

@@ -59,6 +59,16 @@ int city_scan_radius(const City& c);
 // The city whose territory (within its scan radius) holds `tile`, for the current player; -1 if none.
 int acting_city_for_tile(const GameState& s, int tile);
 bool can_build(const GameState& s, int city, int tile, int building);
+// Bit per building type in `city`'s territory, and on the neighbours of `tile` (any owner's).
+uint32_t city_buildings(const GameState& s, int city);
+uint32_t neighbour_buildings(const GameState& s, int tile);
+// can_build's board conditions given those masks: the base building next to a bonus building,
+// one of a kind per city.
+inline bool building_fits(int building, uint32_t neighbours, uint32_t in_city) {
+  const BuildingInfo& info = kBuildings[building];
+  if (info.adjacent_to >= 0 && !((neighbours >> info.adjacent_to) & 1u)) return false;
+  return !(info.one_per_city && ((in_city >> building) & 1u));
+}
 // The tech that gathers `resource` (kNoTech: crops, ore and ruins are not gathered).
 constexpr int gather_tech(int resource) {
   switch (resource) {
