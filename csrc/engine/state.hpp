@@ -104,6 +104,14 @@ static_assert(std::has_unique_object_representations_v<Unit>);
 static_assert(std::has_unique_object_representations_v<City>);
 static_assert(std::has_unique_object_representations_v<Player>);
 
+struct SightingsPending {
+  static constexpr int kSlots = 6;
+  uint8_t all = 1;         // anything: check every unit
+  uint8_t count = 0;       // units placed or moved (`slots`; more: `all`)
+  uint16_t players = 0;    // bit per player whose explored area grew
+  std::array<int16_t, kSlots> slots{};
+};
+
 struct GameState {
   // -- configuration (fixed for the game)
   int8_t map_size = 0;
@@ -126,10 +134,10 @@ struct GameState {
   // Process-unique stamp, renewed by every change that can alter a unit's reach
   // for the current player (MoveCache). Not part of equality or serialization.
   uint64_t move_epoch = 0;
-  // Set by every change that can show a unit to a player who has no observed id for it yet (a unit
-  // placed or moved, an explored area grown): apply_action gives observed ids (note_sightings) only
-  // then. A derived flag: not part of equality or serialization (1 = check at the next action).
-  uint8_t sightings_pending = 1;
+  // What may have shown a unit to a player who has no observed id for it since the last
+  // note_sightings (world.hpp): apply_action gives ids only to these candidates. Derived: not part
+  // of equality or serialization (a new or deserialized state checks everything once).
+  SightingsPending sightings;
   // Test-only hook (tools/differential, GameEnv._test_force_ruins): the outcome the next Examine
   // must have instead of its draw, -1 = draw as usual. Never set by the engine itself; not part
   // of equality or serialization.

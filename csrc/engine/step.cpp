@@ -85,7 +85,7 @@ void apply_action(GameState& s, int32_t id, EventSink* sink) {
     case kBlockMove: move_unit(s, s.tiles[a.source].unit, a.target); break;
   }
   s.actions_applied++;
-  if (s.sightings_pending) note_sightings(s);
+  note_new_sightings(s);
   if (sink) {
     finish_event(s, event);
     sink->on_event(s, event);

@@ -10,29 +10,74 @@ namespace polyenv {
 
 void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
 
-void note_sightings(GameState& s) {
-  s.sightings_pending = 0;
+namespace {
+
+// Gives `player` its next observed ids for the listed slots (distinct) holding a living unit it sees
+// and has no id for, in tile order (so the ids never depend on hidden slots or events).
+void give_observed_ids(GameState& s, int player, const int16_t* slots, int n) {
   const int players = s.num_players;
-  // Slots some player has no observed id for yet (usually none or a few): only these can be fresh.
-  int16_t unnamed[kMaxMapSize * kMaxMapSize];
-  int num_unnamed = 0;
+  int16_t fresh[kMaxMapSize * kMaxMapSize];
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    const int slot = slots[i];
+    if (slot >= int(s.units.size()) || !s.units[slot].alive()) continue;
+    if (s.unit_alias[size_t(slot) * players + player] == 0 && sees_tile(s, player, s.units[slot].tile)) {
+      fresh[count++] = int16_t(slot);
+    }
+  }
+  if (count > 1) std::sort(fresh, fresh + count, [&](int a, int b) { return s.units[a].tile < s.units[b].tile; });
+  for (int i = 0; i < count; ++i) s.unit_alias[size_t(fresh[i]) * players + player] = ++s.players[player].units_sighted;
+}
+
+// Living units some player has no observed id for yet (usually few): the only candidates.
+int unnamed_slots(const GameState& s, int16_t* out) {
+  const int players = s.num_players;
+  int n = 0;
   for (int slot = 0; slot < int(s.units.size()); ++slot) {
     if (!s.units[slot].alive()) continue;
     const int32_t* alias = &s.unit_alias[size_t(slot) * players];
     bool any = false;
     for (int p = 0; p < players; ++p) any |= alias[p] == 0;
-    if (any) unnamed[num_unnamed++] = int16_t(slot);
+    if (any) out[n++] = int16_t(slot);
   }
-  int16_t fresh[kMaxMapSize * kMaxMapSize];  // slots first seen now
-  for (int p = 0; p < players && num_unnamed; ++p) {
-    int count = 0;
-    for (int i = 0; i < num_unnamed; ++i) {
-      const int slot = unnamed[i];
-      if (s.unit_alias[size_t(slot) * players + p] == 0 && sees_tile(s, p, s.units[slot].tile)) fresh[count++] = int16_t(slot);
-    }
-    if (count > 1) std::sort(fresh, fresh + count, [&](int a, int b) { return s.units[a].tile < s.units[b].tile; });
-    for (int i = 0; i < count; ++i) s.unit_alias[size_t(fresh[i]) * players + p] = ++s.players[p].units_sighted;
+  return n;
+}
+
+}  // namespace
+
+void note_sightings(GameState& s) {
+  s.sightings = SightingsPending{};
+  s.sightings.all = 0;
+  int16_t unnamed[kMaxMapSize * kMaxMapSize];
+  const int n = unnamed_slots(s, unnamed);
+  for (int p = 0; p < s.num_players && n; ++p) give_observed_ids(s, p, unnamed, n);
+}
+
+void note_new_sightings(GameState& s) {
+  const SightingsPending pending = s.sightings;
+  if (pending.all) return note_sightings(s);
+  if (pending.count == 0 && pending.players == 0) return;
+  s.sightings = SightingsPending{};
+  s.sightings.all = 0;
+  // Since the last call every unit a player sees had an id: a unit lacks one now only if it was
+  // placed or moved (listed) or its player's explored area grew (then every unit is a candidate).
+  int16_t moved[SightingsPending::kSlots];
+  int num_moved = 0;
+  for (int i = 0; i < pending.count; ++i) {
+    if (std::find(moved, moved + num_moved, pending.slots[i]) == moved + num_moved) moved[num_moved++] = pending.slots[i];
   }
+  int16_t unnamed[kMaxMapSize * kMaxMapSize];
+  const int num_unnamed = pending.players ? unnamed_slots(s, unnamed) : 0;
+  for (int p = 0; p < s.num_players; ++p) {
+    if ((pending.players >> p) & 1u) give_observed_ids(s, p, unnamed, num_unnamed);
+    else give_observed_ids(s, p, moved, num_moved);
+  }
+}
+
+void note_unit_shown(GameState& s, int slot) {
+  SightingsPending& pending = s.sightings;
+  if (pending.count < SightingsPending::kSlots) pending.slots[pending.count++] = int16_t(slot);
+  else pending.all = 1;
 }
 
 int add_unit(GameState& s, int player, int type, int tile, int home_city, int status) {
@@ -52,7 +97,7 @@ int add_unit(GameState& s, int player, int type, int tile, int home_city, int st
   u.tile = int16_t(tile);
   u.home_city = int16_t(home_city);
   s.tiles[tile].unit = int16_t(slot);
-  s.sightings_pending = 1;
+  note_unit_shown(s, slot);
   if (home_city >= 0) s.cities[home_city].supported++;
   if (player != s.current_player) touch_moves(s);  // another tribe's unit: blocking and zone of control
   return slot;
@@ -82,7 +127,7 @@ void relocate_unit(GameState& s, int slot, int to) {
   s.tiles[u.tile].unit = -1;
   u.tile = int16_t(to);
   s.tiles[to].unit = int16_t(slot);
-  s.sightings_pending = 1;
+  note_unit_shown(s, slot);
 }
 
 int unit_attack(const Unit& u) { return kUnits[u.type].atk; }
@@ -133,7 +178,7 @@ void reveal_area(GameState& s, int player, int tile, int radius) {
   });
   if (p.explored_count != explored_before) {
     touch_moves(s);
-    s.sightings_pending = 1;
+    s.sightings.players = uint16_t(s.sightings.players | (1u << player));
   }
   if (p.explored_count == s.num_tiles) make_monument_available(s, player, kEyeOfGod);
 }

@@ -44,6 +44,10 @@ void unit_seen(GameState& s, int owner, int tile);
 // Gives every unit a player sees for the first time that player's next observed
 // unit id, in tile order (so the ids never depend on hidden slots or events).
 void note_sightings(GameState& s);
+// note_sightings for the candidates of s.sightings only (the same ids, after a transition).
+void note_new_sightings(GameState& s);
+// A unit was placed on or moved to a tile: a candidate for note_new_sightings.
+void note_unit_shown(GameState& s, int slot);
 inline bool sees_tile(const GameState& s, int player, int tile) {
   return s.full_observability || s.explored_by(player, tile);
 }
