@@ -58,8 +58,9 @@ void recover_fresh_units(GameState& s, int player) {
 }
 
 void tick_temples(GameState& s, int player) {
-  for (int t = 0; t < s.num_tiles; ++t) {
-    Tile& tile = s.tiles[t];
+  Tile* const tiles = s.tiles.data();  // a plain loop: every turn start scans the board for temples
+  for (int t = 0, n = s.num_tiles; t < n; ++t) {
+    Tile& tile = tiles[t];
     if (!is_temple(tile.building) || s.tile_owner(t) != player || tile.building_level >= 5) continue;
     if (++tile.temple_turns < kTempleTurnsPerLevel) continue;
     tile.temple_turns = 0;
