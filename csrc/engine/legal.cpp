@@ -219,15 +219,19 @@ void scan_territory(const GameState& s, int player, TileScan& scan) {
   }
 }
 void scan_road_tiles(const GameState& s, int player, TileScan& scan) {
-  scan.num_roads = 0;
-  for (int t = 0; t < s.num_tiles; ++t) {
-    const Tile& tile = s.tiles[t];
-    if (tile.road || !(tile.terrain == kPlain || tile.terrain == kForest || tile.terrain == kVillage)) continue;
+  constexpr uint32_t kRoadTerrains = (1u << kPlain) | (1u << kForest) | (1u << kVillage);
+  const Tile* tiles = s.tiles.data();
+  const uint64_t* seen = s.full_observability ? nullptr : &s.explored[size_t(player) * s.explored_words()];
+  int count = 0;
+  for (int t = 0, end = s.num_tiles; t < end; ++t) {
+    const Tile& tile = tiles[t];
+    if (tile.road || !((kRoadTerrains >> tile.terrain) & 1u)) continue;
     if (tile.unit >= 0 && s.units[tile.unit].owner != player) continue;
     if (tile.city >= 0 && s.cities[tile.city].owner != player) continue;
     // The filters above and this test are can_build_road's conditions but the tech and the stars, inlined.
-    if (sees_tile(s, player, t)) scan.road_tiles[size_t(scan.num_roads++)] = int16_t(t);
+    if (!seen || ((seen[t >> 6] >> (t & 63)) & 1u)) scan.road_tiles[size_t(count++)] = int16_t(t);
   }
+  scan.num_roads = count;
 }
 
 template <class Emit>
@@ -261,10 +265,16 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   int16_t unit_tiles[kMaxTiles];
   int num_units = 0;
   uint64_t enemy_tiles[kMaxTiles / 64 + 2] = {};  // tiles holding another tribe's unit
+  int enemy_lo = kMaxTiles, enemy_hi = -1;          // their first and last tile
   for (const Unit& u : s.units) {
     if (!u.alive()) continue;
-    if (u.owner == player) unit_tiles[num_units++] = u.tile;
-    else enemy_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
+    if (u.owner == player) {
+      unit_tiles[num_units++] = u.tile;
+    } else {
+      enemy_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
+      enemy_lo = std::min<int>(enemy_lo, u.tile);
+      enemy_hi = std::max<int>(enemy_hi, u.tile);
+    }
   }
   sort_small(unit_tiles, num_units);
   // Cities, territory and road candidates change only with the move epoch (see TileScan).
@@ -351,7 +361,9 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     }
   }
   const int n = s.map_size;
-  for (int i = 0; i < num_units; ++i) {
+  // Rows holding another tribe's unit: enemy_lo / n .. enemy_hi / n (none: an empty range).
+  const int enemy_x0 = enemy_hi < 0 ? n : enemy_lo / n, enemy_x1 = enemy_hi < 0 ? -1 : enemy_hi / n;
+  for (int i = 0; i < num_units && enemy_x0 <= enemy_x1; ++i) {
     const int t = unit_tiles[i];
     const Unit& u = *s.unit_at(t);
     const bool bender = u.type == kMindBender;
@@ -359,7 +371,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     const int range = bender ? 1 : unit_range(u);
     const int x = t / n, y = t % n;
     const int y0 = std::max(y - range, 0), len = std::min(y + range, n - 1) - y0 + 1;
-    for (int tx = std::max(x - range, 0); tx <= std::min(x + range, n - 1); ++tx) {
+    for (int tx = std::max({x - range, 0, enemy_x0}); tx <= std::min({x + range, n - 1, enemy_x1}); ++tx) {
       // can_target / can_convert need an enemy unit on the target.
       for (uint64_t row = bit_range(enemy_tiles, tx * n + y0, len); row; row &= row - 1) {
         const int target = tx * n + y0 + __builtin_ctzll(row);
