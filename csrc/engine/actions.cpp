@@ -6,15 +6,6 @@ namespace {
 constexpr uint64_t kLayoutVersion = 1;
 }
 
-ActionSpace::ActionSpace(int map_size, int num_players) : n_(map_size), p_(num_players), t_(map_size * map_size) {
-  const std::array<int32_t, kNumBlocks> sizes = {
-      1, kNumTechs, 2, p_ - 1, (p_ - 1) * kMaxSendStars, t_,
-      t_ * kNumSpawnable, t_ * kNumBuildings, t_ * kNumTileActions, t_ * kNumUnitSelf,
-      t_ * kAttackWindow * kAttackWindow, t_ * t_};
-  offset_[0] = 0;
-  for (int b = 0; b < kNumBlocks; ++b) offset_[b + 1] = offset_[b] + sizes[b];
-}
-
 int ActionSpace::block_of(int32_t id) const {
   int b = 0;
   while (b + 1 < kNumBlocks && id >= offset_[b + 1]) ++b;

@@ -56,7 +56,14 @@ struct Action {
 class ActionSpace {
  public:
   ActionSpace() = default;
-  ActionSpace(int map_size, int num_players);
+  ActionSpace(int map_size, int num_players) : n_(map_size), p_(num_players), t_(map_size * map_size) {
+    const std::array<int32_t, kNumBlocks> sizes = {
+        1, kNumTechs, 2, p_ - 1, (p_ - 1) * kMaxSendStars, t_,
+        t_ * kNumSpawnable, t_ * kNumBuildings, t_ * kNumTileActions, t_ * kNumUnitSelf,
+        t_ * kAttackWindow * kAttackWindow, t_ * t_};
+    offset_[0] = 0;
+    for (int b = 0; b < kNumBlocks; ++b) offset_[b + 1] = offset_[b] + sizes[b];
+  }
 
   int map_size() const { return n_; }
   int num_players() const { return p_; }

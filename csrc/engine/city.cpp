@@ -52,13 +52,17 @@ uint32_t city_buildings(const GameState& s, int city) {
 // Any owner's building counts (Tribes' Build.isBuildable looks at the board only).
 uint32_t neighbour_buildings(const GameState& s, int tile) {
   const int n = s.map_size, x = tile / n, y = tile % n;
-  const int y0 = std::max(y - 1, 0), y1 = std::min(y + 1, n - 1);
   const Tile* tiles = s.tiles.data();
+  auto bit = [&](int t) { const int b = tiles[t].building; return b == kNoBuilding ? 0u : 1u << b; };
+  if (x > 0 && y > 0 && x < n - 1 && y < n - 1) {  // inside the board: the eight neighbours, unrolled
+    return bit(tile - n - 1) | bit(tile - n) | bit(tile - n + 1) | bit(tile - 1) | bit(tile + 1) |
+           bit(tile + n - 1) | bit(tile + n) | bit(tile + n + 1);
+  }
+  const int y0 = std::max(y - 1, 0), y1 = std::min(y + 1, n - 1);
   uint32_t bits = 0;
   for (int tx = std::max(x - 1, 0); tx <= std::min(x + 1, n - 1); ++tx) {
     for (int t = tx * n + y0; t <= tx * n + y1; ++t) {
-      const int b = tiles[t].building;
-      if (b != kNoBuilding && t != tile) bits |= 1u << b;
+      if (t != tile) bits |= bit(t);
     }
   }
   return bits;

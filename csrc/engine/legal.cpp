@@ -201,13 +201,18 @@ void scan_territory(const GameState& s, int player, TileScan& scan) {
   uint64_t in_territory[kMaxTiles / 64 + 1];
   const int words = s.explored_words();
   std::fill(in_territory, in_territory + words, uint64_t(0));
+  const Tile* tiles = s.tiles.data();
   for (int ci = 0; ci < int(s.cities.size()); ++ci) {
     const City& c = s.cities[ci];
     if (c.owner != player) continue;
     scan.city_tiles[size_t(scan.num_cities++)] = c.tile;
-    for_each_in_radius(s, c.tile, city_scan_radius(c), [&](int t) {
-      if (s.tiles[t].city == ci) in_territory[t >> 6] |= uint64_t(1) << (t & 63);
-    });
+    const int n = s.map_size, x = c.tile / n, y = c.tile % n, r = city_scan_radius(c);
+    const int y0 = std::max(y - r, 0), y1 = std::min(y + r, n - 1);
+    for (int tx = std::max(x - r, 0); tx <= std::min(x + r, n - 1); ++tx) {
+      for (int t = tx * n + y0; t <= tx * n + y1; ++t) {
+        if (tiles[t].city == ci) in_territory[t >> 6] |= uint64_t(1) << (t & 63);
+      }
+    }
   }
   sort_small(scan.city_tiles.data(), scan.num_cities);
   for (int w = 0; w < words; ++w) {
