@@ -7,8 +7,8 @@ constexpr uint64_t kLayoutVersion = 1;
 }
 
 int ActionSpace::block_of(int32_t id) const {
-  int b = 0;
-  while (b + 1 < kNumBlocks && id >= offset_[b + 1]) ++b;
+  int b = 0;  // the number of later blocks starting at or before id: no data-dependent branch
+  for (int k = 1; k < kNumBlocks; ++k) b += id >= offset_[k];
   return b;
 }
 

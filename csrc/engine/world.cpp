@@ -302,10 +302,22 @@ void change_allegiance(GameState& s, int actor, int target, int value) {
 // ------------------------------------------------------------------ road links
 
 void refresh_road_links(GameState& s, int tile) {
+  // road_or_city of the 5x5 area around `tile` (false off the board), read once.
+  const int n = s.map_size, x = tile / n, y = tile % n;
+  bool node[5][5];
+  for (int dx = -2; dx <= 2; ++dx) {
+    for (int dy = -2; dy <= 2; ++dy) {
+      const bool on = s.on_board(x + dx, y + dy);
+      node[dx + 2][dy + 2] = on && road_or_city(s.tiles[(x + dx) * n + y + dy]);
+    }
+  }
   for_each_in_radius(s, tile, 1, [&](int t) {
+    const int cx = t / n - x + 2, cy = t % n - y + 2;
     uint8_t link = 0;
-    if (road_or_city(s.tiles[t])) {
-      for_each_neighbour(s, t, [&](int nb) { if (road_or_city(s.tiles[nb])) link = 1; });
+    if (node[cx][cy]) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        for (int dy = -1; dy <= 1; ++dy) link |= (dx || dy) && node[cx + dx][cy + dy];
+      }
     }
     s.road_links += int(link) - int(s.tiles[t].road_link);
     s.tiles[t].road_link = link;
