@@ -282,23 +282,33 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     }
   }
   sort_small(unit_tiles, num_units);
-  // Cities, territory and road candidates change only with the move epoch (see TileScan).
-  thread_local TileScan scratch;  // callers without a cache: buffers allocated once per thread
-  TileScan& scan = cache ? cache->scan : scratch;
-  const bool fresh_scan = !cache || scan.epoch != s.move_epoch || s.move_epoch == 0 || scan.player != player;
-  if (fresh_scan) scan_territory(s, player, scan);
-  const int num_cities = scan.num_cities, num_territory = scan.num_territory;
-  const int16_t* city_tiles = scan.city_tiles.data();
-  const int16_t* territory = scan.territory.data();
-  const int16_t* territory_city = scan.territory_city.data();
-
-  if (p.has(kRoads) && p.stars >= 2) {
-    if (fresh_scan || scan.num_roads < 0) scan_road_tiles(s, player, scan);
-    for (int i = 0; i < scan.num_roads; ++i) if (!emit(space.build_road(scan.road_tiles[i]))) return;
-  }
   // can_spawn, can_build and can_tile_action as bit masks: what depends on the tribe (techs, stars,
   // monuments) once per list, what depends on the tile by table; can_build decides only its board checks.
   const uint32_t spawnable = spawnable_types(p);
+  uint32_t allowed = kBuildingTables.no_tech | kBuildingsByTech(p.techs);
+  allowed &= p.stars >= BuildingTables::kMaxCost ? ~0u : kBuildingTables.affordable[std::max(p.stars, 0)];
+  allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
+  const TileActionMasks tile_masks = tile_action_masks(p);
+  const bool roads = p.has(kRoads) && p.stars >= 2;
+  // Cities, territory and road candidates change only with the move epoch (see TileScan); a tribe
+  // that can neither build a road, spawn, build nor act on a tile needs none of them.
+  int num_cities = 0, num_territory = 0;
+  const int16_t *city_tiles = nullptr, *territory = nullptr, *territory_city = nullptr;
+  if (roads || spawnable || allowed || tile_masks.any) {
+    thread_local TileScan scratch;  // callers without a cache: buffers allocated once per thread
+    TileScan& scan = cache ? cache->scan : scratch;
+    const bool fresh_scan = !cache || scan.epoch != s.move_epoch || s.move_epoch == 0 || scan.player != player;
+    if (fresh_scan) scan_territory(s, player, scan);
+    num_cities = scan.num_cities;
+    num_territory = scan.num_territory;
+    city_tiles = scan.city_tiles.data();
+    territory = scan.territory.data();
+    territory_city = scan.territory_city.data();
+    if (roads) {
+      if (fresh_scan || scan.num_roads < 0) scan_road_tiles(s, player, scan);
+      for (int i = 0; i < scan.num_roads; ++i) if (!emit(space.build_road(scan.road_tiles[i]))) return;
+    }
+  }
   for (int i = 0; i < num_cities && spawnable; ++i) {
     const int t = city_tiles[i];
     const City& c = s.cities[s.tiles[t].city];
@@ -307,9 +317,6 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       if (!emit(space.spawn(t, __builtin_ctz(bits)))) return;
     }
   }
-  uint32_t allowed = kBuildingTables.no_tech | kBuildingsByTech(p.techs);
-  allowed &= p.stars >= BuildingTables::kMaxCost ? ~0u : kBuildingTables.affordable[std::max(p.stars, 0)];
-  allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
   // The board masks of building_fits: per tile when needed, per city once (cities in `city_tiles` order).
   uint32_t city_masks[kMaxTiles];
   bool city_mask_known[kMaxTiles];
@@ -341,7 +348,6 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       if (!emit(space.build(territory[i], __builtin_ctz(bits)))) return;
     }
   }
-  const TileActionMasks tile_masks = tile_action_masks(p);
   for (int i = 0; i < num_territory && tile_masks.any; ++i) {
     const Tile& tile = s.tiles[territory[i]];
     const uint32_t here = tile_masks.by_terrain[tile.terrain] |
