@@ -269,7 +269,10 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   // order (the id order of every later block), from its units and cities.
   int16_t unit_tiles[kMaxTiles];
   int num_units = 0;
-  uint64_t enemy_tiles[kMaxTiles / 64 + 2] = {};  // tiles holding another tribe's unit
+  uint64_t enemy_tiles[kMaxTiles / 64 + 2];  // tiles holding another tribe's unit
+  // Only the board's words (and the one past them that bit_range may read): a small board clears
+  // a few words instead of the whole array.
+  for (int w = 0, words = s.explored_words() + 2; w < words; ++w) enemy_tiles[w] = 0;
   int enemy_lo = kMaxTiles, enemy_hi = -1;          // their first and last tile
   for (const Unit& u : s.units) {
     if (!u.alive()) continue;
