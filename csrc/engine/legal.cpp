@@ -223,18 +223,26 @@ void scan_territory(const GameState& s, int player, TileScan& scan) {
     }
   }
 }
-void scan_road_tiles(const GameState& s, int player, TileScan& scan) {
+// `enemy_tiles`: the tiles holding another tribe's unit (bit per tile).
+void scan_road_tiles(const GameState& s, int player, const uint64_t* enemy_tiles, TileScan& scan) {
   constexpr uint32_t kRoadTerrains = (1u << kPlain) | (1u << kForest) | (1u << kVillage);
   const Tile* tiles = s.tiles.data();
   const uint64_t* seen = s.full_observability ? nullptr : &s.explored[size_t(player) * s.explored_words()];
   int count = 0;
-  for (int t = 0, end = s.num_tiles; t < end; ++t) {
+  // can_build_road's conditions but the tech and the stars, inlined.
+  auto test = [&](int t) {
     const Tile& tile = tiles[t];
-    if (tile.road || !((kRoadTerrains >> tile.terrain) & 1u)) continue;
-    if (tile.unit >= 0 && s.units[tile.unit].owner != player) continue;
-    if (tile.city >= 0 && s.cities[tile.city].owner != player) continue;
-    // The filters above and this test are can_build_road's conditions but the tech and the stars, inlined.
-    if (!seen || ((seen[t >> 6] >> (t & 63)) & 1u)) scan.road_tiles[size_t(count++)] = int16_t(t);
+    if (tile.road || !((kRoadTerrains >> tile.terrain) & 1u)) return;
+    if (tile.city >= 0 && s.cities[tile.city].owner != player) return;
+    if ((enemy_tiles[t >> 6] >> (t & 63)) & 1u) return;
+    scan.road_tiles[size_t(count++)] = int16_t(t);
+  };
+  if (!seen) {
+    for (int t = 0, end = s.num_tiles; t < end; ++t) test(t);
+  } else {  // fog: the seen tiles only (explored bits beyond the board are clear)
+    for (int w = 0, words = s.explored_words(); w < words; ++w) {
+      for (uint64_t bits = seen[w]; bits; bits &= bits - 1) test(w * 64 + __builtin_ctzll(bits));
+    }
   }
   scan.num_roads = count;
 }
@@ -308,7 +316,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     territory = scan.territory.data();
     territory_city = scan.territory_city.data();
     if (roads) {
-      if (fresh_scan || scan.num_roads < 0) scan_road_tiles(s, player, scan);
+      if (fresh_scan || scan.num_roads < 0) scan_road_tiles(s, player, enemy_tiles, scan);
       for (int i = 0; i < scan.num_roads; ++i) if (!emit(space.build_road(scan.road_tiles[i]))) return;
     }
   }
