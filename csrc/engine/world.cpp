@@ -397,8 +397,16 @@ void update_trade_network(GameState& s, int player) {
     int head = 0, tail = 0;
     int start = s.cities[p.capital_city].tile;
     queue[tail++] = int16_t(start); reached[start] = true;
-    auto push = [&](int t) { if (!reached[t]) { reached[t] = true; queue[tail++] = int16_t(t); } };
-    while (head < tail) {
+    // Only the cities' tiles are read below: the search stops once it has reached them all.
+    int unreached = 0;
+    for (int i = 0; i < int(s.cities.size()); ++i) unreached += s.cities[i].owner == player && i != p.capital_city;
+    auto push = [&](int t) {
+      if (reached[t]) return;
+      reached[t] = true;
+      queue[tail++] = int16_t(t);
+      unreached -= s.tiles[t].terrain == kCity;  // a network node: one of the tribe's city centres
+    };
+    while (head < tail && unreached > 0) {
       int t = queue[head++];
       for_each_neighbour(s, t, [&](int nb) { if (network_node(s, player, nb)) push(nb); });
       if (s.tiles[t].building == kPort) linked_ports(s, player, t, push);
