@@ -67,7 +67,20 @@ int checked_playout(GameState& s, uint64_t seed, int max_actions, std::vector<in
                                std::to_string(i) + " (" + std::to_string(fast_id) + " vs " + std::to_string(other_id) +
                                ": " + describe_action(s, fast_id >= 0 ? fast_id : other_id) + ")");
     }
-    apply_action(s, legal[rng.below(uint32_t(total))]);
+    // The same action on a copy that gives observed ids after a check of every unit (not only
+    // the candidates of s.sightings) must reach the same state, and every invariant must hold.
+    GameState full = s;
+    full.sightings.all = 1;
+    const int32_t id = legal[rng.below(uint32_t(total))];
+    apply_action(s, id);
+    apply_action(full, id);
+    if (!(s == full)) {
+      throw std::runtime_error("observed unit ids after action " + std::to_string(s.actions_applied) +
+                               " differ from a check of every unit");
+    }
+    if (std::string problem = check_invariants(s); !problem.empty()) {
+      throw std::runtime_error("invariant broken after action " + std::to_string(s.actions_applied) + ": " + problem);
+    }
     ++checked;
   }
   return checked;

@@ -22,7 +22,9 @@ int random_playout(GameState& s, uint64_t seed, int max_actions, std::vector<int
 
 // Check mode: random play as random_playout (the production list with the move
 // cache), and after every action the list must equal legal_actions_reference
-// and the uncached list. Returns the number of decisions checked; throws
+// and the uncached list; after every action the state must equal the same action
+// applied to a copy that gives observed ids after checking every unit, and pass
+// check_invariants. Returns the number of decisions checked; throws
 // std::runtime_error naming the first difference.
 int checked_playout(GameState& s, uint64_t seed, int max_actions, std::vector<int32_t>& legal, MoveCache* moves);
 

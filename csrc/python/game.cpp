@@ -286,7 +286,8 @@ void init_game(py::module_& m) {
         return out;
       })
       .def("checked_playout", [](Game& g, int max_actions, uint64_t seed) { GameLock lock(g);
-        // Random play checking the legal list against the reference after every action.
+        // Random play checking the legal list against the reference (and the state against a
+        // full check of observed ids and every invariant) after every action.
         int checked;
         {
           py::gil_scoped_release release;
