@@ -277,22 +277,25 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   // order (the id order of every later block), from its units and cities.
   int16_t unit_tiles[kMaxTiles];
   int num_units = 0;
-  uint64_t enemy_tiles[kMaxTiles / 64 + 2];  // tiles holding another tribe's unit
-  // Only the board's words (and the one past them that bit_range may read): a small board clears
-  // a few words instead of the whole array.
-  for (int w = 0, words = s.explored_words() + 2; w < words; ++w) enemy_tiles[w] = 0;
-  int enemy_lo = kMaxTiles, enemy_hi = -1;          // their first and last tile
+  // Tiles holding the tribe's own units (read in ascending order below: no sort) and another
+  // tribe's. Only the board's words are cleared (and the one past them that bit_range may read).
+  uint64_t own_tiles[kMaxTiles / 64 + 2], enemy_tiles[kMaxTiles / 64 + 2];
+  const int words = s.explored_words();
+  for (int w = 0; w < words + 2; ++w) own_tiles[w] = enemy_tiles[w] = 0;
+  int enemy_lo = kMaxTiles, enemy_hi = -1;  // their first and last tile
   for (const Unit& u : s.units) {
     if (!u.alive()) continue;
     if (u.owner == player) {
-      unit_tiles[num_units++] = u.tile;
+      own_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
     } else {
       enemy_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
       enemy_lo = std::min<int>(enemy_lo, u.tile);
       enemy_hi = std::max<int>(enemy_hi, u.tile);
     }
   }
-  sort_small(unit_tiles, num_units);
+  for (int w = 0; w < words; ++w) {
+    for (uint64_t bits = own_tiles[w]; bits; bits &= bits - 1) unit_tiles[num_units++] = int16_t(w * 64 + __builtin_ctzll(bits));
+  }
   // can_spawn, can_build and can_tile_action as bit masks: what depends on the tribe (techs, stars,
   // monuments) once per list, what depends on the tile by table; can_build decides only its board checks.
   const uint32_t spawnable = spawnable_types(p);
