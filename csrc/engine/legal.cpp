@@ -285,13 +285,10 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   int enemy_lo = kMaxTiles, enemy_hi = -1;  // their first and last tile
   for (const Unit& u : s.units) {
     if (!u.alive()) continue;
-    if (u.owner == player) {
-      own_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
-    } else {
-      enemy_tiles[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
-      enemy_lo = std::min<int>(enemy_lo, u.tile);
-      enemy_hi = std::max<int>(enemy_hi, u.tile);
-    }
+    const bool own = u.owner == player;  // no branch on the owner: it is not predictable
+    (own ? own_tiles : enemy_tiles)[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
+    enemy_lo = std::min<int>(enemy_lo, own ? kMaxTiles : u.tile);
+    enemy_hi = std::max<int>(enemy_hi, own ? -1 : u.tile);
   }
   for (int w = 0; w < words; ++w) {
     for (uint64_t bits = own_tiles[w]; bits; bits &= bits - 1) unit_tiles[num_units++] = int16_t(w * 64 + __builtin_ctzll(bits));
