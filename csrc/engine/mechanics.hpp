@@ -2,6 +2,7 @@
 // enumerator (legal.cpp) and the transition function (step.cpp). Internal to
 // the engine: callers outside csrc/engine use game.hpp.
 #pragma once
+#include <array>
 #include <cstdint>
 
 #include "game.hpp"
@@ -12,8 +13,37 @@ namespace polyenv {
 inline constexpr int kMaxTiles = kMaxMapSize * kMaxMapSize;
 
 // ---- §5 status machine
-bool can_move(const Unit& u);
-bool can_attack(const Unit& u);
+constexpr bool can_move_from(int type, int status) {
+  switch (kUnits[type].pattern) {
+    case kEscape: return status == kFresh || status == kAttacked || status == kMovedAndAttacked;
+    default: return status == kFresh;
+  }
+}
+constexpr bool can_attack_from(int type, int status) {
+  switch (kUnits[type].pattern) {
+    // Tribes' Unit.canTransitionTo lets a Giant attack from MOVED too (only a push leaves it MOVED).
+    case kOneAction: return status == kFresh || (type == kGiant && status == kMoved);
+    case kPersist: return status == kFresh || status == kMoved || status == kAttacked;
+    default: return status == kFresh || status == kMoved;
+  }
+}
+// The two as tables (bit per status, by unit type): the legal list asks them for every unit.
+struct StatusTables {
+  std::array<uint8_t, kNumUnitTypes> move{}, attack{};
+};
+constexpr StatusTables status_tables() {
+  StatusTables t;
+  for (int type = 0; type < kNumUnitTypes; ++type) {
+    for (int status = kFresh; status <= kFinished; ++status) {
+      t.move[type] |= uint8_t(can_move_from(type, status) << status);
+      t.attack[type] |= uint8_t(can_attack_from(type, status) << status);
+    }
+  }
+  return t;
+}
+inline constexpr StatusTables kStatusTables = status_tables();
+inline bool can_move(const Unit& u) { return (kStatusTables.move[u.type] >> u.status) & 1u; }
+inline bool can_attack(const Unit& u) { return (kStatusTables.attack[u.type] >> u.status) & 1u; }
 void after_move_status(Unit& u);
 void after_attack_status(Unit& u, bool killed);
 

@@ -9,22 +9,6 @@ namespace polyenv {
 
 // ------------------------------------------------------------------ status machine
 
-bool can_move(const Unit& u) {
-  switch (kUnits[u.type].pattern) {
-    case kEscape: return u.status == kFresh || u.status == kAttacked || u.status == kMovedAndAttacked;
-    default: return u.status == kFresh;
-  }
-}
-
-bool can_attack(const Unit& u) {
-  switch (kUnits[u.type].pattern) {
-    // Tribes' Unit.canTransitionTo lets a Giant attack from MOVED too (only a push leaves it MOVED).
-    case kOneAction: return u.status == kFresh || (u.type == kGiant && u.status == kMoved);
-    case kPersist: return u.status == kFresh || u.status == kMoved || u.status == kAttacked;
-    default: return u.status == kFresh || u.status == kMoved;
-  }
-}
-
 void after_move_status(Unit& u) {
   switch (kUnits[u.type].pattern) {
     case kOneAction: u.status = kFinished; break;
