@@ -54,14 +54,16 @@ constexpr TechByteTable tech_byte_table(PerTech per_tech) {
 inline constexpr TechByteTable kTechChildren =
     tech_byte_table([](int t) { return t < kNumTechs ? kTechTree.children[t] : 0u; });
 inline uint32_t research_candidates(const Player& p) { return (kTechTree.roots | kTechChildren(p.techs)) & ~p.techs; }
-// Techs the player can pay for (tech_cost depends on the tier only).
-inline uint32_t affordable_techs(const GameState& s, int player) {
+// Of `candidates`, the techs the player can pay for (tech_cost depends on the tier only; only the
+// tiers holding a candidate are priced).
+inline uint32_t affordable_techs(const GameState& s, int player, uint32_t candidates) {
   uint32_t bits = 0;
   for (int tier = 0; tier < TechTree::kMaxTier; ++tier) {
     const int example = kTechTree.tier_example[tier];
-    if (example >= 0 && s.players[player].stars >= tech_cost(s, player, example)) bits |= kTechTree.tier_mask[tier];
+    if (example < 0 || !(candidates & kTechTree.tier_mask[tier])) continue;
+    if (s.players[player].stars >= tech_cost(s, player, example)) bits |= kTechTree.tier_mask[tier];
   }
-  return bits;
+  return bits & candidates;
 }
 
 inline constexpr int kMaxResource = kRuins;
@@ -261,7 +263,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   // Cheap necessary conditions skip most candidates before the full rule checks
   // (can_research, can_build_road, can_tile_action, unit_self_legal decide).
   // can_research's conditions as bit masks: unknown, parent known, affordable.
-  for (uint32_t bits = research_candidates(p) & affordable_techs(s, player); bits; bits &= bits - 1) {
+  for (uint32_t bits = affordable_techs(s, player, research_candidates(p)); bits; bits &= bits - 1) {
     if (!emit(space.research(__builtin_ctz(bits)))) return;
   }
   for (int rel = 1; rel < s.num_players; ++rel) {
