@@ -43,7 +43,10 @@ print(json.dumps(result))
 
 
 def measure(path: str, args) -> dict:
-    env = dict(os.environ, PYTHONPATH=path)
+    # One BLAS thread: NumPy's OpenBLAS starts a helper thread that can spin on a core after
+    # a BLAS call and would be billed as this process's CPU time (it made a 1-thread run show
+    # more CPU time than wall time).
+    env = dict(os.environ, PYTHONPATH=path, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", CHILD, str(HERE), str(args.envs), str(args.max_actions),
                           str(args.steps)],
                          env=env, cwd=path,  # `-c` puts the working directory first on sys.path
