@@ -162,11 +162,13 @@ void test_run_chunks() {
       for (int rep = 0; rep < 20; ++rep) {
         std::vector<std::atomic<int>> hits(101);
         std::atomic<int> nested{0};
+        std::atomic<bool> bounds{true};  // CHECK itself is not thread-safe: checked after the run
         pool.run_chunks(101, chunk, [&](int begin, int end) {
-          CHECK(begin % chunk == 0 && end == std::min(101, begin + chunk));
+          if (begin % chunk != 0 || end != std::min(101, begin + chunk)) bounds = false;
           for (int i = begin; i < end; ++i) hits[size_t(i)]++;
           if (begin == 0) pool.run_chunks(5, 2, [&](int b, int e) { nested += e - b; });
         });
+        CHECK(bounds);
         CHECK(std::all_of(hits.begin(), hits.end(), [](const std::atomic<int>& h) { return h == 1; }));
         CHECK(nested == 5);
       }
