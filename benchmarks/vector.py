@@ -44,16 +44,24 @@ def make(args, threads):
 
 def run_native(args, threads, mode):
     """(wall seconds, process CPU seconds) spent inside the env calls for args.steps steps of every env."""
+    wall, cpu, _ = time_native(args, threads, mode)
+    return wall, cpu
+
+
+def time_native(args, threads, mode):
+    """(wall, process CPU, calling thread's CPU) seconds spent inside the env calls for args.steps
+    steps of every env. With one thread only the calling thread works, so its CPU time can never
+    exceed the wall time; process CPU time above that is another thread of the process (not the env)."""
     env = make(args, threads)
     rng = np.random.default_rng(args.seed)
     buffers = allocate(env.batch_spec())
     env.reset_into(buffers, seed=args.seed)
     batch = buffers
     ids = np.arange(env.num_envs)
-    spent = cpu = 0.0
+    spent = cpu = caller = 0.0
     for _ in range(args.steps):
         actions = choose(batch, rng)
-        c0, t0 = time.process_time(), time.perf_counter()
+        c0, h0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
         if mode == "step_into":
             env.step_into(actions, buffers)
         elif mode == "step":
@@ -61,11 +69,12 @@ def run_native(args, threads, mode):
         elif mode == "observe_into":
             env.observe_slots_into(ids, buffers)
         spent += time.perf_counter() - t0
+        caller += time.thread_time() - h0
         cpu += time.process_time() - c0
         if mode == "observe_into":  # keep the games moving (untimed) so positions match a real run
             env.step_into(actions, buffers)
     env.close()
-    return spent, cpu
+    return spent, cpu, caller
 
 
 def row_bytes(spec) -> int:

@@ -6,6 +6,9 @@ process that imports polyenv from that build; rounds alternate so background loa
 alike. Printed per build: env-steps/s (wall) and env-steps per CPU-second (median and min..max over
 rounds), the per-round ratio this build / other build, the bytes one env-step writes, and
 the share of a 1-thread step spent encoding the observation (``observe_slots_into`` timed alone).
+CPU time is the calling thread's with 1 thread (the env's only thread: process CPU time would also
+bill unrelated threads of the process, and did show more CPU than wall time) and the process's
+with 2 threads.
 
 Usage::
 
@@ -32,18 +35,22 @@ args = argparse.Namespace(envs=int(sys.argv[2]), map_size=11, max_actions=int(sy
                           seed=1234)
 result = {}
 for threads in (1, 2):
-    wall, cpu = vector.run_native(args, threads, "step_into")
+    wall, cpu, caller = vector.time_native(args, threads, "step_into")
     result[f"wall{threads}"] = args.envs * args.steps / wall
-    result[f"cpu{threads}"] = args.envs * args.steps / cpu
-wall, cpu = vector.run_native(args, 1, "observe_into")
-result["encode_cpu"] = args.envs * args.steps / cpu
+    # 1 thread: the calling thread's CPU time (the only thread of the env); 2 threads: the process's
+    result[f"cpu{threads}"] = args.envs * args.steps / (caller if threads == 1 else cpu)
+    result[f"foreign{threads}"] = (cpu - caller) / wall if threads == 1 else 0.0
+wall, cpu, caller = vector.time_native(args, 1, "observe_into")
+result["encode_cpu"] = args.envs * args.steps / caller
 result["bytes"] = vector.bytes_per_env_step(args)
 print(json.dumps(result))
 """
 
 
 def measure(path: str, args) -> dict:
-    env = dict(os.environ, PYTHONPATH=path)
+    # One BLAS thread: NumPy's OpenBLAS helper threads are no part of the env (they can spin
+    # after a BLAS call, e.g. at import, and compete with the env's threads for the cores).
+    env = dict(os.environ, PYTHONPATH=path, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     out = subprocess.run([sys.executable, "-c", CHILD, str(HERE), str(args.envs), str(args.max_actions),
                           str(args.steps)],
                          env=env, cwd=path,  # `-c` puts the working directory first on sys.path
@@ -72,6 +79,10 @@ def main() -> None:
     print(f"step_into: {args.envs} envs, 11x11 2p, max_actions={args.max_actions}, {args.steps} steps per run, "
           f"{args.rounds} interleaved rounds; load {load0:.1f} -> {os.getloadavg()[0]:.1f}")
     for name, rs in runs.items():
+        foreign = max(r.get("foreign1", 0.0) for r in rs)
+        if foreign > 0.02:
+            print(f"  note: {name}: other threads of the process used up to {100 * foreign:.0f}% of a core "
+                  "during the 1-thread calls (not counted in its per CPU-s figure)")
         share = [r["cpu1"] / r["encode_cpu"] for r in rs]
         print(f"  {name:<11}: 1 thread {spread([r['wall1'] for r in rs])} env-steps/s "
               f"[{spread([r['cpu1'] for r in rs])} per CPU-s]; 2 threads {spread([r['wall2'] for r in rs])} "

@@ -42,6 +42,9 @@ class KnownBuffers:
         """Records this environment as the last writer of ``buffers`` (after a call that wrote them)."""
         for key in _KEYS:
             array = buffers.get(key)
+            entry = _last_writer.get(id(array))
+            if entry is not None and entry[1] is self and entry[0]() is array:
+                continue  # already recorded (the usual case: the same arrays every call)
             try:
                 ref = weakref.ref(array, lambda r, k=id(array): _forget(k, r))
             except TypeError:  # not weak-referenceable: never known, always fully written

@@ -314,6 +314,32 @@ def test_bit_identical_for_any_num_threads():
             np.testing.assert_array_equal(ea, eb)
 
 
+def test_rows_handed_out_in_chunks_are_bit_identical_for_any_num_threads():
+    """Rows go to threads in chunks from a shared counter (a thread takes whatever is left), so
+    which thread writes a row depends on timing: many rows (chunks of several rows, a short last
+    one), full batches and slot subsets, into reused buffers, must not change a byte."""
+    def run(threads):
+        env = small_env(99, seed=5, num_threads=threads, max_turns=6)
+        rng = np.random.default_rng(3)
+        buffers = allocate(env.batch_spec())
+        env.reset_into(buffers, seed=5)
+        slot = np.arange(3, 99, 2, dtype=np.int32)
+        slot_buffers = allocate(env.slot_batch_spec(len(slot)))
+        out = []
+        for t in range(30):
+            env.step_into(random_actions(buffers, rng), buffers)
+            out.append({k: v.copy() for k, v in buffers.items()})
+            if t % 5 == 0:
+                env.observe_slots_into(slot, slot_buffers)
+                out.append({k: v.copy() for k, v in slot_buffers.items()})
+        env.close()
+        return out
+    runs = {t: run(t) for t in (1, 2, 3)}
+    for t in (2, 3):
+        for a, b in zip(runs[1], runs[t]):
+            assert_batches_equal(a, b)
+
+
 def test_into_calls_are_bit_identical_to_allocating_calls():
     plain, into = run_trajectory(2), run_trajectory(2, into=True)
     for a, b in zip(plain, into):

@@ -18,11 +18,27 @@ namespace polyenv::python {
 
 namespace {
 
+// The batch field names as interned Python strings, made once: a call looks
+// every field up by name, and a fresh str per lookup (plus its hash) costs more
+// than the lookup itself. Never freed (they live as long as the module).
+const std::array<PyObject*, kNumBatchFields>& field_keys() {
+  static const std::array<PyObject*, kNumBatchFields> keys = [] {
+    std::array<PyObject*, kNumBatchFields> k{};
+    for (int f = 0; f < kNumBatchFields; ++f) {
+      k[size_t(f)] = PyUnicode_InternFromString(kBatchFieldNames[size_t(f)]);
+      if (!k[size_t(f)]) throw py::error_already_set();
+    }
+    return k;
+  }();
+  return keys;
+}
+
 // Output buffers of one call: either freshly allocated or the caller's,
-// validated; `keep` holds references while the GIL is released.
+// validated; `keep` holds references while the GIL is released (py::object,
+// not py::array: a default py::array is a new empty NumPy array).
 struct Outputs {
   BatchView view;
-  std::array<py::array, kNumBatchFields> keep;
+  std::array<py::object, kNumBatchFields> keep;
   int fields = 0;
 
   void allocate(const BatchDims& dims) {
@@ -30,8 +46,9 @@ struct Outputs {
     for (int f = 0; f < fields; ++f) {
       const FieldSpec spec = field_spec(dims, f);
       std::vector<py::ssize_t> shape(spec.shape.begin(), spec.shape.begin() + spec.ndim);
-      keep[size_t(f)] = py::array(py::dtype(kDTypeNames[size_t(spec.dtype)]), shape);
-      view.data[size_t(f)] = keep[size_t(f)].mutable_data();
+      py::array a(py::dtype(kDTypeNames[size_t(spec.dtype)]), shape);
+      view.data[size_t(f)] = a.mutable_data();
+      keep[size_t(f)] = std::move(a);
     }
   }
 
@@ -42,15 +59,19 @@ struct Outputs {
     std::array<BufferInfo, kNumBatchFields> info{};
     for (int f = 0; f < fields; ++f) {
       const char* name = kBatchFieldNames[size_t(f)];
-      if (!buffers.contains(name)) throw InvalidArgument(std::string("buffers is missing '") + name + "'");
-      py::handle item = buffers[name];
+      PyObject* found = PyDict_GetItemWithError(buffers.ptr(), field_keys()[size_t(f)]);  // borrowed
+      if (!found) {
+        if (PyErr_Occurred()) throw py::error_already_set();
+        throw InvalidArgument(std::string("buffers is missing '") + name + "'");
+      }
+      py::handle item(found);
       if (!py::isinstance<py::array>(item)) {
         throw InvalidArgument(std::string("buffer '") + name + "' must be a NumPy array, got " + type_name(item));
       }
       auto a = py::reinterpret_borrow<py::array>(item);
       info[size_t(f)] = buffer_info(a);
-      keep[size_t(f)] = a;
       view.data[size_t(f)] = info[size_t(f)].data;
+      keep[size_t(f)] = std::move(a);
     }
     if (py::ssize_t(buffers.size()) != fields) {
       for (auto item : buffers) {

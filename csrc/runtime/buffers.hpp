@@ -105,21 +105,21 @@ inline void validate_field_buffers(const FieldSpec* specs, int n, const BufferIn
   for (int f = 0; f < n; ++f) {
     const FieldSpec& spec = specs[f];
     const BufferInfo& b = buffers[f];
-    const std::string where = std::string("buffer '") + spec.name + "' ";
+    auto where = [&] { return std::string("buffer '") + spec.name + "' "; };  // built only for a message
     const auto t = size_t(spec.dtype);
     if (b.kind != kDTypeKinds[t] || b.itemsize != kDTypeSizes[t] || !b.native_order) {
-      throw InvalidArgument(where + "must have dtype " + kDTypeNames[t] + ", got " +
+      throw InvalidArgument(where() + "must have dtype " + kDTypeNames[t] + ", got " +
                             dtype_text(b.kind, b.itemsize, b.native_order));
     }
     bool same = b.ndim == spec.ndim;
     for (int i = 0; same && i < spec.ndim; ++i) same = b.shape[size_t(i)] == spec.shape[size_t(i)];
     if (!same) {
-      throw InvalidArgument(where + "must have shape " + shape_text(spec.ndim, spec.shape.data()) + ", got " +
+      throw InvalidArgument(where() + "must have shape " + shape_text(spec.ndim, spec.shape.data()) + ", got " +
                             shape_text(std::min(b.ndim, 8), b.shape.data()));
     }
-    if (!b.writable) throw InvalidArgument(where + "is read-only");
-    if (!b.aligned) throw InvalidArgument(where + "is not aligned");
-    if (!b.c_contiguous) throw InvalidArgument(where + "is not C-contiguous");
+    if (!b.writable) throw InvalidArgument(where() + "is read-only");
+    if (!b.aligned) throw InvalidArgument(where() + "is not aligned");
+    if (!b.c_contiguous) throw InvalidArgument(where() + "is not C-contiguous");
     bytes[size_t(f)] = spec.bytes();
     if (bytes[size_t(f)] > 0) order.push_back(f);
   }

@@ -9,6 +9,18 @@
 // and rethrown in the caller once every range has finished (the lowest range's
 // exception wins, so the choice is deterministic too). No allocation per run.
 //
+// run_chunks(n, chunk, fn) hands out chunks of `chunk` items from a shared
+// counter instead: a thread that is late (woken late on a loaded machine) or
+// has slower items takes fewer chunks, so no thread idles while another still
+// has a long static range. Which thread runs an item then depends on timing:
+// use it only when items are independent and fn keeps nothing per thread that
+// changes results. Its exception choice stays deterministic (lowest chunk).
+//
+// Waiting. Workers sleep on a condition variable between jobs (no spinning
+// while the caller is away). The caller, once its own part is done, first
+// polls briefly for the workers' last items — usually a few microseconds —
+// before it sleeps too: a futex round trip per call costs more than that.
+//
 // Sharing. Several owners may hold one pool (std::shared_ptr): a vector env
 // and a search pool driving the same games in separate phases. Calls of run()
 // from different threads take turns (one job at a time). A nested call — run()
@@ -18,6 +30,9 @@
 // run() of two different pools inside each other in both directions is not
 // supported.)
 #pragma once
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -32,7 +47,8 @@ namespace polyenv {
 class WorkerPool {
  public:
   // num_threads >= 1 counts the calling thread: num_threads - 1 workers are started.
-  explicit WorkerPool(int num_threads) : errors_(size_t(num_threads < 1 ? 1 : num_threads)) {
+  explicit WorkerPool(int num_threads)
+      : errors_(size_t(num_threads < 1 ? 1 : num_threads)), error_at_(errors_.size(), -1) {
     if (num_threads < 1) throw std::invalid_argument("a worker pool needs at least one thread");
     threads_.reserve(size_t(num_threads - 1));
     for (int w = 1; w < num_threads; ++w) threads_.emplace_back([this, w] { worker_loop(w); });
@@ -71,7 +87,25 @@ class WorkerPool {
       return;
     }
     using Fn = std::remove_reference_t<F>;
-    Job job{[](void* ctx, int begin, int end) { (*static_cast<Fn*>(ctx))(begin, end); }, &fn, n};
+    Job job{[](void* ctx, int begin, int end) { (*static_cast<Fn*>(ctx))(begin, end); }, &fn, n, 0};
+    std::lock_guard<std::mutex> turn(run_mutex_);
+    dispatch(job);
+  }
+
+  // Calls fn(begin, end) once per chunk [k * chunk, min(n, (k + 1) * chunk)),
+  // each on whichever thread takes it first (see above); returns when all are
+  // done and rethrows the exception of the lowest failing chunk. A nested call
+  // runs its chunks in order on the calling thread.
+  template <class F>
+  void run_chunks(int n, int chunk, F&& fn) {
+    if (n <= 0) return;
+    if (chunk < 1) chunk = 1;
+    if (running_here() == this) {
+      for (int begin = 0; begin < n; begin += chunk) fn(begin, std::min(n, begin + chunk));
+      return;
+    }
+    using Fn = std::remove_reference_t<F>;
+    Job job{[](void* ctx, int begin, int end) { (*static_cast<Fn*>(ctx))(begin, end); }, &fn, n, chunk};
     std::lock_guard<std::mutex> turn(run_mutex_);
     dispatch(job);
   }
@@ -87,6 +121,7 @@ class WorkerPool {
     void (*call)(void*, int, int) = nullptr;
     void* ctx = nullptr;
     int n = 0;
+    int chunk = 0;  // 0: static ranges (run); else chunks from next_ (run_chunks)
   };
 
   // The pool whose job the calling thread is running (nullptr: none).
@@ -96,17 +131,34 @@ class WorkerPool {
   }
 
   void run_part(int w) {
-    int begin, end;
-    split(job_.n, num_threads(), w, begin, end);
-    if (begin >= end) return;
     const WorkerPool* outer = running_here();
     running_here() = this;
-    try {
-      job_.call(job_.ctx, begin, end);
-    } catch (...) {
-      errors_[size_t(w)] = std::current_exception();
+    if (job_.chunk == 0) {
+      int begin, end;
+      split(job_.n, num_threads(), w, begin, end);
+      if (begin < end) call(w, begin, end);
+    } else {
+      // This thread's chunks ascend, so its first failure is its lowest.
+      for (;;) {
+        const int begin = next_.fetch_add(job_.chunk, std::memory_order_relaxed);
+        if (begin >= job_.n) break;
+        if (call(w, begin, std::min(job_.n, begin + job_.chunk)) && error_at_[size_t(w)] < 0) {
+          error_at_[size_t(w)] = begin;
+        }
+      }
     }
     running_here() = outer;
+  }
+
+  // Runs one range; true when it threw (the first exception of part w is kept).
+  bool call(int w, int begin, int end) {
+    try {
+      job_.call(job_.ctx, begin, end);
+      return false;
+    } catch (...) {
+      if (!errors_[size_t(w)]) errors_[size_t(w)] = std::current_exception();
+      return true;
+    }
   }
 
   void dispatch(const Job& job) {
@@ -115,22 +167,43 @@ class WorkerPool {
       if (stop_) throw std::logic_error("the worker pool is closed");
       job_ = job;
       for (auto& e : errors_) e = nullptr;
-      pending_ = int(threads_.size());
+      error_at_.assign(errors_.size(), -1);
+      next_.store(0, std::memory_order_relaxed);
+      pending_.store(job.chunk ? 0 : int(threads_.size()), std::memory_order_relaxed);
+      open_ = job.chunk != 0;
       ++generation_;
     }
     if (!threads_.empty()) start_.notify_all();
     run_part(0);
-    if (!threads_.empty()) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      done_.wait(lock, [this] { return pending_ == 0; });
+    if (job.chunk) {
+      // Every chunk is taken: close the job, so that a worker waking only now
+      // leaves it alone, and wait just for the workers that joined it.
+      std::lock_guard<std::mutex> lock(mutex_);
+      open_ = false;
     }
-    for (auto& e : errors_) {
-      if (e) {
-        std::exception_ptr first = e;
-        for (auto& x : errors_) x = nullptr;
-        std::rethrow_exception(first);
-      }
+    if (!threads_.empty()) wait_for_workers();
+    // The lowest range's exception: part order for static ranges, chunk start for chunks.
+    int first = -1;
+    for (size_t w = 0; w < errors_.size(); ++w) {
+      if (errors_[w] && (first < 0 || (job.chunk && error_at_[w] < error_at_[size_t(first)]))) first = int(w);
     }
+    if (first >= 0) {
+      std::exception_ptr e = errors_[size_t(first)];
+      for (auto& x : errors_) x = nullptr;
+      std::rethrow_exception(e);
+    }
+  }
+
+  void wait_for_workers() {
+    // Poll a little first (the workers' last items usually end within microseconds).
+    const auto until = std::chrono::steady_clock::now() + kPoll;
+    for (int i = 1;; ++i) {
+      if (pending_.load(std::memory_order_acquire) == 0) return;
+      if (i % 64 == 0 && std::chrono::steady_clock::now() > until) break;
+      cpu_relax();
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
   }
 
   void worker_loop(int w) {
@@ -141,14 +214,19 @@ class WorkerPool {
         start_.wait(lock, [&] { return stop_ || generation_ != seen; });
         if (stop_) return;
         seen = generation_;
+        // A static range must run (the caller counted this worker in pending_);
+        // chunks are joined only while the job is open (a late worker skips it).
+        if (job_.chunk) {
+          if (!open_) continue;
+          pending_.fetch_add(1, std::memory_order_relaxed);
+        }
       }
       run_part(w);
-      bool last;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        last = --pending_ == 0;
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        // Taking the lock orders this notify after a sleeping caller's check of pending_.
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        done_.notify_one();
       }
-      if (last) done_.notify_one();
     }
   }
 
@@ -158,10 +236,20 @@ class WorkerPool {
   std::condition_variable done_;
   std::vector<std::thread> threads_;
   std::vector<std::exception_ptr> errors_;  // one per range
+  std::vector<int> error_at_;               // run_chunks: start of part w's first failing chunk
   Job job_;
+  std::atomic<int> next_{0};                // run_chunks: the next chunk's first item
+  std::atomic<int> pending_{0};             // workers still inside the current job
+  bool open_ = false;                       // run_chunks: workers may still join (guarded by mutex_)
   uint64_t generation_ = 0;
-  int pending_ = 0;
   bool stop_ = false;
+  static constexpr std::chrono::microseconds kPoll{30};
+
+  static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
 };
 
 }  // namespace polyenv

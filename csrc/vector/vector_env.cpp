@@ -149,7 +149,11 @@ void VectorEnv::load_env_ids(const IndexSpan& ids) {
 void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
   for (int r = 0; r < rows; ++r) row_errors_[size_t(r)] = nullptr;
   BufferMemos::Memo* memo = memos_.memo_for(out, dims(rows));
-  pool_->run(rows, [&](int begin, int end) {
+  // Rows are independent (each writes only its own row and game), so they are
+  // handed out in small chunks: a thread that wakes late or meets slow rows
+  // (automatic resets, long legal lists) takes fewer, and none waits idle.
+  const int chunk = std::clamp(rows / (16 * num_threads_), 1, 8);
+  pool_->run_chunks(rows, chunk, [&](int begin, int end) {
     for (int r = begin; r < end; ++r) {
       try {
         process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out, memo);

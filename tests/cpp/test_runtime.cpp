@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -150,6 +152,42 @@ void test_shared_pool() {
   CHECK(nested_items == 2 * 50 * 2 * 7);
 }
 
+// run_chunks covers every item exactly once for any chunk size and thread
+// count, runs nested calls inline, and rethrows the lowest failing chunk's
+// exception after every chunk has run.
+void test_run_chunks() {
+  for (int threads : {1, 2, 3}) {
+    WorkerPool pool(threads);
+    for (int chunk : {1, 3, 8, 1000}) {
+      for (int rep = 0; rep < 20; ++rep) {
+        std::vector<std::atomic<int>> hits(101);
+        std::atomic<int> nested{0};
+        std::atomic<bool> bounds{true};  // CHECK itself is not thread-safe: checked after the run
+        pool.run_chunks(101, chunk, [&](int begin, int end) {
+          if (begin % chunk != 0 || end != std::min(101, begin + chunk)) bounds = false;
+          for (int i = begin; i < end; ++i) hits[size_t(i)]++;
+          if (begin == 0) pool.run_chunks(5, 2, [&](int b, int e) { nested += e - b; });
+        });
+        CHECK(bounds);
+        CHECK(std::all_of(hits.begin(), hits.end(), [](const std::atomic<int>& h) { return h == 1; }));
+        CHECK(nested == 5);
+      }
+    }
+    std::atomic<int> ran{0};
+    int caught = -1;
+    try {
+      pool.run_chunks(64, 4, [&](int begin, int end) {
+        ran += end - begin;
+        if (begin == 40 || begin == 12) throw std::runtime_error(std::to_string(begin));
+      });
+    } catch (const std::runtime_error& e) {
+      caught = std::stoi(e.what());
+    }
+    CHECK(caught == 12 && ran == 64);
+    pool.run(10, [](int, int) {});  // a static job right after a chunked one
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -158,6 +196,7 @@ int main() {
   test_clones_with_equal_histories();
   test_journal_ring();
   test_shared_pool();
+  test_run_chunks();
   if (g_failures) {
     std::fprintf(stderr, "test_runtime: %d of %d checks FAILED\n", g_failures, g_checks);
     return 1;
