@@ -73,7 +73,7 @@ def main():
     p.add_argument("--c-puct", type=float, default=2.0)
     p.add_argument("--root-prior-temperature", type=float, default=_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE,
                    help="root prior softmax(greedy gain / T); 0: uniform")
-    p.add_argument("--prior-scope", type=int, choices=(0, 1, 2), default=_core.DEFAULT_MCTS_PRIOR_SCOPE,
+    p.add_argument("--prior-scope", type=int, choices=(0, 1, 2, 3), default=_core.DEFAULT_MCTS_PRIOR_SCOPE,
                    help="nodes with the greedy-gain prior: 0 the root, 1 the mover's whole turn, 2 every node")
     p.add_argument("--turn-horizon", type=int, default=_core.DEFAULT_MCTS_TURN_HORIZON,
                    help="> 0: nodes this many turns after the root are evaluated, never expanded; 0: unlimited")

@@ -78,9 +78,9 @@ void init_bots(py::module_& m) {
                          int rollout_turns, double root_prior_temperature, int prior_scope, int turn_horizon) { GameLock lock(g);
     check_playing(g);
     if (simulations < 1 || eval < 0 || eval > 3 || rollout_turns < 0 || !(root_prior_temperature >= 0) ||
-        prior_scope < 0 || prior_scope > 2 || turn_horizon < 0) {
+        prior_scope < 0 || prior_scope > 3 || turn_horizon < 0) {
       throw InvalidArgument("MCTS settings out of range: need simulations >= 1, eval in [0, 3], rollout_turns >= 0, "
-                            "root_prior_temperature >= 0, prior_scope in [0, 2], turn_horizon >= 0");
+                            "root_prior_temperature >= 0, prior_scope in [0, 3], turn_horizon >= 0");
     }
     int32_t id;
     {

@@ -45,7 +45,9 @@ struct MctsBotConfig {
   double root_prior_temperature = 10;  // kDefaultRootPriorTemperature
   // Which nodes get that greedy-gain prior (when the temperature is > 0): the root only,
   // every node of the root player's current turn, or every node.
-  enum PriorScope : int8_t { kRootOnly = 0, kMoverTurn = 1, kEveryNode = 2 };
+  // kInherited: as kMoverTurn, but a node reuses its parent's logit for every action the parent
+  // also had (only the newly legal actions are applied).
+  enum PriorScope : int8_t { kRootOnly = 0, kMoverTurn = 1, kEveryNode = 2, kInherited = 3 };
   int prior_scope = kMoverTurn;  // kDefaultPriorScope
   // > 0: a node this many player turns after the root is never expanded, only
   // evaluated (1: the tree holds the mover's own turn only, End Turn is a leaf).
@@ -62,6 +64,11 @@ struct MctsBotScratch {
   BotScratch greedy;
   std::vector<int32_t> ids;
   std::vector<float> logits;
+  std::vector<float> weights;       // kInherited: the node being expanded's prior weights, by row
+  std::vector<float> edge_weights;  // by tree edge: its prior weight (kInherited), -1 if none
+  std::vector<double> edge_evals;  // by tree edge: its child's greedy evaluation for the edge's mover, if probed
+  std::vector<double> probe_evals;  // the same for the node being expanded, by row
+  double leaf_raw[kMaxPlayers];     // this simulation's leaf evaluation per player (NaN: not yet)
   std::vector<double> baseline;  // the root's evaluation per player (values are changes from it)
   int32_t horizon = 0;           // kGreedyRollout: evaluate once turns_played reaches this
   MoveCache moves;
