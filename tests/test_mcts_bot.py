@@ -79,6 +79,7 @@ def test_cli_play_with_mcts():
     (0, 1, 10.0, 0, 0),   # ... with the root prior from the greedy one-ply gains (shipped)
     (0, 1, 10.0, 1, 0),   # ... that prior at every node of the mover's turn
     (0, 1, 10.0, 2, 0),   # ... and at every node
+    (0, 1, 10.0, 3, 1),   # ... every node of the turn, inherited from the parent where it can be
     (0, 1, 10.0, 0, 1),   # the tree stops at the mover's End Turn
     (0, 1, 10.0, 0, 2),   # ... or after the opponent's turn
     (3, 1, 0.0, 0, 0),    # greedy rollout to the end of the turn
@@ -123,7 +124,7 @@ def test_tuning_hook_rejects_bad_settings():
     before = env.to_bytes()
     for args in [(0, 0, 2.0, 20, 0.0, 1, 0.0), (10, 4, 2.0, 20, 0.0, 1, 0.0), (10, 3, 2.0, 20, 0.0, -1, 0.0),
                  (10, 0, 2.0, 20, 0.0, 1, -1.0), (10, 0, 2.0, 20, 0.0, 1, float("nan")),
-                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 3), (10, 0, 2.0, 20, 0.0, 1, 10.0, -1),
+                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 4), (10, 0, 2.0, 20, 0.0, 1, 10.0, -1),
                  (10, 0, 2.0, 20, 0.0, 1, 10.0, 0, -1)]:
         with pytest.raises(ValueError):
             polyenv._core._mcts_play(env._game, *args)
