@@ -110,9 +110,11 @@ void greedy_logits(const GameState& s, const MctsBotConfig& cfg, int n, MctsBotS
 
 // kInherited: unnormalised prior weights exp(logit) of the n actions in sc.ids. An action
 // its parent node also had keeps the parent's weight (an action elsewhere on the board
-// rarely changes its gain), so only the actions the last move made legal are applied.
-// Both id lists are ascending. Returns the weights' sum.
-double inherited_weights(const GameState& s, const MctsBotConfig& cfg, int n, MctsBotScratch& sc, int32_t parent) {
+// rarely changes its gain), so only the actions the last move made legal are applied:
+// now when `probe`, else later (refine_weights) — until then their weight is End Turn's, 1,
+// and sc.weights holds -1. Both id lists are ascending. Returns the prior weights' sum.
+double inherited_weights(const GameState& s, const MctsBotConfig& cfg, int n, MctsBotScratch& sc, int32_t parent,
+                         bool probe) {
   const SearchTree& t = sc.tree;
   sc.weights.resize(size_t(n));
   sc.probe_evals.resize(size_t(n));
@@ -126,17 +128,37 @@ double inherited_weights(const GameState& s, const MctsBotConfig& cfg, int n, Mc
     const int32_t id = sc.ids[size_t(i)];
     while (pe < pend && t.edge_action(pe) < id) ++pe;
     double& after = sc.probe_evals[size_t(i)] = std::nan("");
-    float w;
+    float& w = sc.weights[size_t(i)];
     if (pe < pend && t.edge_action(pe) == id && sc.edge_weights[size_t(pe)] >= 0) {
       w = sc.edge_weights[size_t(pe)];
-    } else {
-      if (id != 0 && std::isnan(before)) before = node_evaluation(s, cfg, sc);
+    } else if (id == 0) {
+      w = 1;  // End Turn: gain 0
+    } else if (probe) {
+      if (std::isnan(before)) before = node_evaluation(s, cfg, sc);
       w = std::exp(greedy_logit(s, id, before, cfg, sc, after));
+    } else {
+      w = -1;  // pending
     }
-    sc.weights[size_t(i)] = w;
-    sum += w;
+    sum += w < 0 ? 1.0 : w;
   }
   return sum;
+}
+
+// Probes a node's pending actions (kInherited, see inherited_weights) and renormalises its priors.
+void refine_weights(int32_t node, const MctsBotConfig& cfg, MctsBotScratch& sc) {
+  SearchTree& t = sc.tree;
+  const GameState& s = t.node_state(node);
+  double& before = sc.node_evals[size_t(node)];
+  if (std::isnan(before)) before = bot_evaluation(s, s.current_player);
+  const int32_t first = t.first_edge(node), end = first + t.num_edges(node);
+  double sum = 0;
+  for (int32_t e = first; e < end; ++e) {
+    float& w = sc.edge_weights[size_t(e)];
+    if (w < 0) w = std::exp(greedy_logit(s, t.edge_action(e), before, cfg, sc, sc.edge_evals[size_t(e)]));
+    sum += w;
+  }
+  for (int32_t e = first; e < end; ++e) t.set_edge_prior(e, float(sc.edge_weights[size_t(e)] / sum));
+  sc.node_pending[size_t(node)] = 0;
 }
 
 // Whether a node (state `s`, `node` in the tree) gets the greedy-gain prior.
@@ -168,6 +190,8 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
   for (int p = 0; p < s.num_players; ++p) sc.baseline[size_t(p)] = raw_value(s, cfg.eval, p);
   sc.horizon = s.turns_played + cfg.rollout_turns;
   sc.edge_weights.clear();
+  sc.node_pending.clear();
+  sc.node_evals.clear();
   sc.edge_evals.clear();
   // The greedy evaluation is the leaf value itself: the prior's probes and its leaf share evaluations.
   const bool heuristic = greedy_raw(cfg.eval);
@@ -183,24 +207,33 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
       if (!std::isnan(known)) sc.leaf_raw[sc.tree.node_actor(sc.path.nodes.back())] = known;
     }
     // Beyond the horizon a node stays a leaf: it is evaluated on every visit, never expanded.
+    bool expanded = false;
     if (cfg.turn_horizon <= 0 || leaf.turns_played < s.turns_played + cfg.turn_horizon) {
       const int n = enumerate(leaf, sc);
       const bool greedy_prior = greedy_prior_at(leaf, s, sc.path.leaf, cfg);
       const bool inherit = greedy_prior && cfg.prior_scope == MctsBotConfig::kInherited;
       if (greedy_prior && !inherit) greedy_logits(leaf, cfg, n, sc);
-      const double sum = inherit ? inherited_weights(leaf, cfg, n, sc, sc.path.nodes.empty() ? -1 : sc.path.nodes.back())
-                                 : 0.0;
+      const int32_t parent = sc.path.nodes.empty() ? -1 : sc.path.nodes.back();
+      const bool probe = cfg.probe_visits == 1 || parent < 0;  // the root is always probed at once
+      const double sum = inherit ? inherited_weights(leaf, cfg, n, sc, parent, probe) : 0.0;
       // kInherited sets its priors w / sum itself (no softmax); the others pass logits, or nullptr: uniform.
       sc.tree.expand(sc.path.leaf, sc.ids.data(), n, greedy_prior && !inherit ? sc.logits.data() : nullptr);
       const int32_t first = sc.tree.first_edge(sc.path.leaf);
       // Per edge: the prior weight its child inherits (-1: none) and its child's probed evaluation (NaN: none).
       sc.edge_weights.resize(size_t(first) + size_t(n));
       sc.edge_evals.resize(size_t(first) + size_t(n));
+      bool pending = false;
       for (int k = 0; k < n; ++k) {
-        sc.edge_weights[size_t(first + k)] = inherit ? sc.weights[size_t(k)] : -1.0f;
+        const float w = inherit ? sc.weights[size_t(k)] : -1.0f;
+        sc.edge_weights[size_t(first + k)] = w;
         sc.edge_evals[size_t(first + k)] = greedy_prior ? sc.probe_evals[size_t(k)] : std::nan("");
-        if (inherit) sc.tree.set_edge_prior(first + k, float(sc.weights[size_t(k)] / sum));
+        if (inherit) sc.tree.set_edge_prior(first + k, float((w < 0 ? 1.0 : w) / sum));
+        pending |= inherit && w < 0;
       }
+      sc.node_pending.resize(size_t(sc.tree.num_nodes()), 0);
+      sc.node_evals.resize(size_t(sc.tree.num_nodes()), std::nan(""));
+      sc.node_pending[size_t(sc.path.leaf)] = pending;
+      expanded = true;
     }
     // PUCT reads the edge values, i.e. the value of each path node's actor: evaluate only those
     // (within a turn the path has one actor, so one evaluation instead of P). The leaf's own
@@ -209,6 +242,12 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
     for (const int32_t node : sc.path.nodes) needed |= 1u << sc.tree.node_actor(node);
     leaf_values(leaf, cfg, rng, sc, needed, values);
     sc.tree.backup(sc.path, values);
+    if (cfg.prior_scope == MctsBotConfig::kInherited && cfg.probe_visits > 1) {
+      if (expanded && heuristic) sc.node_evals[size_t(sc.path.leaf)] = sc.leaf_raw[leaf.current_player];  // NaN: not computed
+      for (const int32_t node : sc.path.nodes) {
+        if (sc.node_pending[size_t(node)] && sc.tree.node_visits(node) >= cfg.probe_visits) refine_weights(node, cfg, sc);
+      }
+    }
   }
   const SearchTree& t = sc.tree;
   if (!t.expanded(0) || t.num_edges(0) == 0) return sc.ids[0];
