@@ -79,6 +79,11 @@ void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBot
   }
 }
 
+float logit_of_gain(double gain, const MctsBotConfig& cfg) {
+  // Clamped: a won game (1e7) must not turn the logits into infinities.
+  return float(std::clamp(gain / cfg.root_prior_temperature, -50.0, 50.0));
+}
+
 // The greedy bot's one-ply gain of action `id` at `s` for its mover, over the temperature
 // (End Turn, and any action the evaluation cannot tell apart, 0). The action is applied to a
 // copy of `s`, whose chance stream is the tree's own; the copy's evaluation is kept in `after`.
@@ -88,8 +93,7 @@ float greedy_logit(const GameState& s, int32_t id, double before, const MctsBotC
   sc.probe = s;
   apply_action(sc.probe, id);
   after = bot_evaluation(sc.probe, s.current_player);
-  // Clamped: a won game (1e7) must not turn the logits into infinities.
-  return float(std::clamp((after - before) / cfg.root_prior_temperature, -50.0, 50.0));
+  return logit_of_gain(after - before, cfg);
 }
 
 // The mover's evaluation of the node being expanded (shared with its leaf value when that is the greedy evaluation).
@@ -154,7 +158,14 @@ void refine_weights(int32_t node, const MctsBotConfig& cfg, MctsBotScratch& sc) 
   double sum = 0;
   for (int32_t e = first; e < end; ++e) {
     float& w = sc.edge_weights[size_t(e)];
-    if (w < 0) w = std::exp(greedy_logit(s, t.edge_action(e), before, cfg, sc, sc.edge_evals[size_t(e)]));
+    if (w < 0) {
+      // An edge whose child exists needs no probe: the child is the probe's state, already evaluated.
+      const int32_t child = t.edge_child(e);
+      const bool evaluated = child >= 0 && size_t(child) < sc.node_evals.size() && t.node_actor(child) == t.node_actor(node);
+      const double known = evaluated ? sc.node_evals[size_t(child)] : std::nan("");
+      w = std::isnan(known) ? std::exp(greedy_logit(s, t.edge_action(e), before, cfg, sc, sc.edge_evals[size_t(e)]))
+                            : std::exp(logit_of_gain(known - before, cfg));
+    }
     sum += w;
   }
   for (int32_t e = first; e < end; ++e) t.set_edge_prior(e, float(sc.edge_weights[size_t(e)] / sum));
