@@ -48,8 +48,8 @@ struct MctsBotConfig {
   double root_prior_temperature = 10;  // kDefaultRootPriorTemperature
   // Which nodes get that greedy-gain prior (when the temperature is > 0): the root only,
   // every node of the root player's current turn, or every node.
-  // kInherited: as kMoverTurn, but a node reuses its parent's logit for every action the parent
-  // also had (only the newly legal actions are applied).
+  // kInherited: as kMoverTurn, but a node reuses its parent's prior weight for every action the
+  // parent also had (only the newly legal actions are applied, see probe_visits).
   enum PriorScope : int8_t { kRootOnly = 0, kMoverTurn = 1, kEveryNode = 2, kInherited = 3 };
   int prior_scope = kInherited;  // kDefaultPriorScope
   // kInherited: a node's newly legal actions are probed once the node has this many visits
@@ -103,7 +103,7 @@ inline constexpr int kDefaultTurnHorizon = 1;
 // the newly legal actions probed once a node has 3 visits. Every node probing every action
 // (kMoverTurn, mcts:800) won 151 of 200 games against greedy where the root-only prior won
 // 136, but ran at a third of the root-only prior's iterations/s; kInherited (mcts:2000) won
-// 154 at 0.9 of the root-only speed (docs/mcts_pool.md, benchmarks/mcts.py).
+// 154 at 0.80-0.89 of the root-only prior's iterations/s (docs/mcts_pool.md, benchmarks/mcts.py).
 inline constexpr int kDefaultPriorScope = MctsBotConfig::kInherited;
 inline constexpr int kDefaultProbeVisits = 3;
 
