@@ -4,8 +4,10 @@
 
 1. Native MCTS bot iterations/s on one core (one iteration = one PUCT descent,
    one lazily cloned child state, one expansion and one evaluation), timed with
-   ``bots.choose(game, "mcts:N")`` on mid-game 11x11 2-player positions (greedy
-   self-play for a few rounds). With ``--java DIR`` the Java Tribes MCTS agent
+   ``bots.choose(game, "mcts:N")`` (N: the shipped budget) on mid-game 11x11
+   2-player positions (greedy self-play for a few rounds), next to the same
+   search with the greedy-gain prior at the root only and at every node with
+   every action probed (``_core._mcts_play``). With ``--java DIR`` the Java Tribes MCTS agent
    (``AnchorBench mcts entry``: the agent as ``Run.getAgent(MCTS)`` builds it)
    runs in the same invocation, and both rates are printed with their ratio.
    Wall-clock rates depend on the free cores of a shared machine, so the
@@ -45,15 +47,17 @@ def mid_game_positions(count: int, rounds: int, map_size: int) -> list[GameEnv]:
 def native_bot_rate(simulations: int, positions: list[GameEnv], prior_scope: int | None = None) -> tuple[float, float]:
     """(iterations per wall second, per CPU second) of mcts:<simulations> decisions on the positions.
 
-    prior_scope None: the shipped bot (bots.choose). 0: the same search with the greedy-gain prior at the
-    root only (the faster, weaker variant of docs/mcts_pool.md), run on clones through _core._mcts_play.
+    prior_scope None: the shipped bot (bots.choose; the inherited greedy-gain prior, scope 3). 0: the same
+    search with the greedy-gain prior at the root only; 1: every node of the turn probing every action (the
+    earlier shipped prior); both run on clones through _core._mcts_play (docs/mcts_pool.md).
     """
     def decide(g: GameEnv, k: int) -> None:
         if prior_scope is None:
             bots.choose(g, f"mcts:{simulations}", seed=k)
         else:
             _core._mcts_play(g.clone().native, simulations, 0, 2.0, 20, 0.0, 1,
-                             _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope, _core.DEFAULT_MCTS_TURN_HORIZON)
+                             _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope, _core.DEFAULT_MCTS_TURN_HORIZON,
+                             _core.DEFAULT_MCTS_PROBE_VISITS)
 
     decide(positions[0], 0)  # warm the scratch tree
     t0, c0 = time.perf_counter(), time.process_time()
@@ -128,7 +132,8 @@ def main():
     p.add_argument("--java", default=None, help="the built tribes-speed directory (runs the Java MCTS agent)")
     p.add_argument("--java-decisions", type=int, default=20)
     p.add_argument("--java-warm", type=float, default=10.0)
-    p.add_argument("--simulations", type=int, default=2000, help="native bot simulations per decision")
+    p.add_argument("--simulations", type=int, default=_core.DEFAULT_MCTS_SIMULATIONS,
+                   help="native bot simulations per decision (default: the shipped budget)")
     p.add_argument("--positions", type=int, default=30)
     p.add_argument("--envs", type=int, default=256)
     p.add_argument("--max-actions", type=int, default=256)
@@ -137,24 +142,30 @@ def main():
     args = p.parse_args()
 
     positions = mid_game_positions(args.positions, 6, 11)
-    wall_rate, cpu_rate = native_bot_rate(args.simulations, positions)
+    # Native rates before and after the JVM run (the faster of the two: same conditions as Java's run).
+    variants = {"shipped": None, "root": 0, "every": 1}
+    rates = {name: native_bot_rate(args.simulations, positions, scope) for name, scope in variants.items()}
     java = java_rate(args.java, args.java_decisions, args.java_warm) if args.java else None
-    wall_rate2, cpu_rate2 = native_bot_rate(args.simulations, positions)  # again after the JVM: same conditions
-    wall_rate, cpu_rate = max(wall_rate, wall_rate2), max(cpu_rate, cpu_rate2)
-    fast_wall, fast_cpu = native_bot_rate(args.simulations, positions, prior_scope=0)
+    for name, scope in variants.items():
+        again = native_bot_rate(args.simulations, positions, scope)
+        rates[name] = (max(rates[name][0], again[0]), max(rates[name][1], again[1]))
     print(f"MCTS benchmark ({os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.1f})")
-    print(f"  native MCTS bot, mcts:{args.simulations}, {len(positions)} mid-game 11x11 2p positions (round 6):")
-    print(f"    {wall_rate:12,.0f} iterations/s wall, {cpu_rate:12,.0f} per CPU-second (1 thread)")
-    print(f"  same search with the greedy-gain prior at the root only (prior_scope 0):")
-    print(f"    {fast_wall:12,.0f} iterations/s wall, {fast_cpu:12,.0f} per CPU-second (1 thread)")
+    labels = {"shipped": "shipped native MCTS bot (greedy-gain prior inherited from the parent node, prior_scope 3)",
+              "root": "same search, greedy-gain prior at the root only (prior_scope 0)",
+              "every": "same search, every node probing every action (prior_scope 1)"}
+    print(f"  mcts:{args.simulations}, {len(positions)} mid-game 11x11 2p positions (round 6), 1 thread:")
+    for name, (wall_rate, cpu_rate) in rates.items():
+        print(f"    {labels[name]}:")
+        print(f"      {wall_rate:12,.0f} iterations/s wall, {cpu_rate:12,.0f} per CPU-second")
     if java:
         share = java["jvm_cpu_s"] / java["jvm_wall_s"]
         print(f"  Java Tribes MCTS agent (AnchorBench mcts entry, {args.java_decisions} decisions, "
               f"{java['iters_per_decision']:.0f} iterations per decision):")
         print(f"    {java['iterations_per_s']:12,.0f} iterations/s wall (JVM: {java['jvm_cpu_s']:.1f} CPU-s in "
               f"{java['jvm_wall_s']:.1f} wall-s, {share:.2f} cores incl. JIT and GC threads)")
-        print(f"  ratio native / Java (wall-clock iterations/s, same run): {wall_rate / java['iterations_per_s']:8.1f}x")
-        print(f"  ratio root-prior variant / Java (same run):                {fast_wall / java['iterations_per_s']:8.1f}x")
+        for name in variants:
+            print(f"  ratio {name:8s} / Java (wall-clock iterations/s, same run): "
+                  f"{rates[name][0] / java['iterations_per_s']:8.1f}x")
     print(f"  MctsPool, NumPy uniform evaluator, B={args.envs}, 11x11 2p, max_actions={args.max_actions} "
           f"(require_all_actions=False), {args.rounds} rounds x {args.moves} moves:")
     results = {}

@@ -29,13 +29,13 @@ from polyenv import GameEnv, _core, bots
 
 EVALS = ("heuristic", "margin", "rollout", "greedy-rollout")
 SHIPPED = ("heuristic", 2.0, _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, _core.DEFAULT_MCTS_PRIOR_SCOPE,
-           _core.DEFAULT_MCTS_TURN_HORIZON)  # what bots.play(game, "mcts:N") runs
+           _core.DEFAULT_MCTS_TURN_HORIZON, _core.DEFAULT_MCTS_PROBE_VISITS)  # what bots.play(game, "mcts:N") runs
 
 
 def match(simulations: int, games: int, seed: int, map_size: int, progress: int = 0, evaluation: str = "heuristic",
           rollout_actions: int = 20, c_puct: float = 2.0, rollout_turns: int = 1,
           root_prior_temperature: float = _core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE, prior_scope: int = _core.DEFAULT_MCTS_PRIOR_SCOPE,
-          turn_horizon: int = _core.DEFAULT_MCTS_TURN_HORIZON):
+          turn_horizon: int = _core.DEFAULT_MCTS_TURN_HORIZON, probe_visits: int = _core.DEFAULT_MCTS_PROBE_VISITS):
     wins = draws = decisions = 0
     think = 0.0
     for i in range(games):
@@ -46,11 +46,11 @@ def match(simulations: int, games: int, seed: int, map_size: int, progress: int 
         while not game.game_over:
             if game.current_player == seat:
                 c0 = time.process_time()
-                if (evaluation, c_puct, root_prior_temperature, prior_scope, turn_horizon) == SHIPPED:
+                if (evaluation, c_puct, root_prior_temperature, prior_scope, turn_horizon, probe_visits) == SHIPPED:
                     bots.play(game, f"mcts:{simulations}")
                 else:  # same search, other leaf value, c_puct or root prior (default value scales)
                     _core._mcts_play(game._game, simulations, EVALS.index(evaluation), c_puct, rollout_actions, 0.0,
-                                     rollout_turns, root_prior_temperature, prior_scope, turn_horizon)
+                                     rollout_turns, root_prior_temperature, prior_scope, turn_horizon, probe_visits)
                 think += time.process_time() - c0
                 decisions += 1
             else:
@@ -73,22 +73,25 @@ def main():
     p.add_argument("--c-puct", type=float, default=2.0)
     p.add_argument("--root-prior-temperature", type=float, default=_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE,
                    help="root prior softmax(greedy gain / T); 0: uniform")
-    p.add_argument("--prior-scope", type=int, choices=(0, 1, 2), default=_core.DEFAULT_MCTS_PRIOR_SCOPE,
+    p.add_argument("--prior-scope", type=int, choices=(0, 1, 2, 3), default=_core.DEFAULT_MCTS_PRIOR_SCOPE,
                    help="nodes with the greedy-gain prior: 0 the root, 1 the mover's whole turn, 2 every node")
     p.add_argument("--turn-horizon", type=int, default=_core.DEFAULT_MCTS_TURN_HORIZON,
                    help="> 0: nodes this many turns after the root are evaluated, never expanded; 0: unlimited")
+    p.add_argument("--probe-visits", type=int, default=_core.DEFAULT_MCTS_PROBE_VISITS,
+                   help="prior scope 3: a node's newly legal actions are probed once it has this many visits")
     p.add_argument("--progress", type=int, default=0, help="print the running tally every N games")
     args = p.parse_args()
     print(f"MCTS vs greedy: {args.games} games per budget, {args.map_size}x{args.map_size}, 2 players, "
           f"alternating seats, seeds {args.seed}..{args.seed + args.games - 1}, leaf value: {args.eval}, "
           f"c_puct {args.c_puct}, root prior " +
           (f"greedy gains / {args.root_prior_temperature} (scope {args.prior_scope})" if args.root_prior_temperature > 0 else "uniform") + (f", rollout turns {args.rollout_turns}" if args.eval == "greedy-rollout" else "") +
-          f", turn horizon {args.turn_horizon or 'unlimited'}")
+          f", turn horizon {args.turn_horizon or 'unlimited'}" +
+          (f", probe visits {args.probe_visits}" if args.prior_scope == 3 else ""))
     for sims in args.simulations:
         wins, draws, decisions, think = match(sims, args.games, args.seed, args.map_size, args.progress, args.eval,
                                                 args.rollout_actions, args.c_puct, args.rollout_turns,
                                                 args.root_prior_temperature, args.prior_scope,
-                                                args.turn_horizon)
+                                                args.turn_horizon, args.probe_visits)
         print(f"  mcts:{sims:<6} wins {wins:4d}/{args.games} ({100 * wins / args.games:5.1f}%), no winner {draws}; "
               f"{1e3 * think / decisions:6.2f} ms CPU per decision ({decisions} decisions, "
               f"{1e6 * think / (decisions * sims):.2f} us per simulation)", flush=True)

@@ -74,18 +74,22 @@ def test_cli_play_with_mcts():
     assert "mcts:32" in r.stdout
 
 
-@pytest.mark.parametrize("evaluation, rollout_turns, prior_temperature, prior_scope, turn_horizon", [
-    (0, 1, 0.0, 0, 0),    # greedy-evaluation leaves, uniform prior (issue 14's configuration)
-    (0, 1, 10.0, 0, 0),   # ... with the root prior from the greedy one-ply gains (shipped)
-    (0, 1, 10.0, 1, 0),   # ... that prior at every node of the mover's turn
-    (0, 1, 10.0, 2, 0),   # ... and at every node
-    (0, 1, 10.0, 0, 1),   # the tree stops at the mover's End Turn
-    (0, 1, 10.0, 0, 2),   # ... or after the opponent's turn
-    (3, 1, 0.0, 0, 0),    # greedy rollout to the end of the turn
-    (3, 2, 20.0, 0, 0),   # ... and the next player's turn, with the root prior
+@pytest.mark.parametrize("evaluation, rollout_turns, prior_temperature, prior_scope, turn_horizon, probe_visits", [
+    (0, 1, 0.0, 0, 0, 3),    # greedy-evaluation leaves, uniform prior (issue 14's configuration)
+    (0, 1, 10.0, 0, 0, 3),   # ... with the root prior from the greedy one-ply gains
+    (0, 1, 10.0, 1, 0, 3),   # ... that prior at every node of the mover's turn
+    (0, 1, 10.0, 2, 0, 3),   # ... and at every node
+    (0, 1, 10.0, 3, 1, 3),   # ... every node of the turn, inherited from the parent where it can be (shipped)
+    (0, 1, 10.0, 3, 1, 1),   # ... new actions probed at once
+    (0, 1, 10.0, 3, 1, 0),   # ... new actions never probed
+    (1, 1, 10.0, 3, 0, 2),   # ... with the score margin as leaf value, unlimited tree
+    (0, 1, 10.0, 0, 1, 3),   # the tree stops at the mover's End Turn
+    (0, 1, 10.0, 0, 2, 3),   # ... or after the opponent's turn
+    (3, 1, 0.0, 0, 0, 3),    # greedy rollout to the end of the turn
+    (3, 2, 20.0, 0, 0, 3),   # ... and the next player's turn, with the root prior
 ])
 def test_tuning_hook_variants_play_legal_reproducible_games(evaluation, rollout_turns, prior_temperature,
-                                                            prior_scope, turn_horizon):
+                                                            prior_scope, turn_horizon, probe_visits):
     """``_core._mcts_play`` (the strength benchmark's hook): every variant plays legal actions, and the
     same position gives the same choice (the bot's stream comes from the position)."""
     env = GameEnv(seed=6, map_size=8)
@@ -95,17 +99,18 @@ def test_tuning_hook_variants_play_legal_reproducible_games(evaluation, rollout_
         legal = set(env.legal_actions().tolist())
         twin = env.clone()
         chosen = polyenv._core._mcts_play(env._game, 24, evaluation, 2.0, 60, 0.0, rollout_turns, prior_temperature,
-                                          prior_scope, turn_horizon)
+                                          prior_scope, turn_horizon, probe_visits)
         assert chosen in legal
         assert polyenv._core._mcts_play(twin._game, 24, evaluation, 2.0, 60, 0.0, rollout_turns,
-                                        prior_temperature, prior_scope, turn_horizon) == chosen
+                                        prior_temperature, prior_scope, turn_horizon, probe_visits) == chosen
         env.check_invariants()
 
 
 def test_shipped_bot_is_the_hook_with_default_settings():
     assert polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE == 10.0
     assert polyenv._core.DEFAULT_MCTS_TURN_HORIZON == 1
-    assert polyenv._core.DEFAULT_MCTS_PRIOR_SCOPE == 1
+    assert polyenv._core.DEFAULT_MCTS_PRIOR_SCOPE == 3
+    assert polyenv._core.DEFAULT_MCTS_PROBE_VISITS == 3
     env = GameEnv(seed=8, map_size=8)
     for k in range(30):
         if env.game_over:
@@ -114,8 +119,23 @@ def test_shipped_bot_is_the_hook_with_default_settings():
         expected = polyenv._core._mcts_play(twin._game, 50, 0, 2.0, 20, 0.0, 1,
                                             polyenv._core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE,
                                             polyenv._core.DEFAULT_MCTS_PRIOR_SCOPE,
-                                            polyenv._core.DEFAULT_MCTS_TURN_HORIZON)
+                                            polyenv._core.DEFAULT_MCTS_TURN_HORIZON,
+                                            polyenv._core.DEFAULT_MCTS_PROBE_VISITS)
         assert bots.play(env, "mcts:50") == expected
+
+
+def test_inherited_prior_is_the_full_prior_at_the_root():
+    """With two simulations the bot plays the root's highest-prior action (the second simulation follows
+    it), so the inherited prior (scope 3) must choose exactly what probing every action (scope 1) does:
+    the root is always probed in full."""
+    env = GameEnv(seed=3, map_size=8)
+    for _ in range(40):
+        if env.game_over:
+            break
+        full, inherited = env.clone(), env.clone()
+        a = polyenv._core._mcts_play(full._game, 2, 0, 2.0, 20, 0.0, 1, 10.0, 1, 1, 3)
+        assert polyenv._core._mcts_play(inherited._game, 2, 0, 2.0, 20, 0.0, 1, 10.0, 3, 1, 3) == a
+        bots.play(env, "greedy")
 
 
 def test_tuning_hook_rejects_bad_settings():
@@ -123,8 +143,8 @@ def test_tuning_hook_rejects_bad_settings():
     before = env.to_bytes()
     for args in [(0, 0, 2.0, 20, 0.0, 1, 0.0), (10, 4, 2.0, 20, 0.0, 1, 0.0), (10, 3, 2.0, 20, 0.0, -1, 0.0),
                  (10, 0, 2.0, 20, 0.0, 1, -1.0), (10, 0, 2.0, 20, 0.0, 1, float("nan")),
-                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 3), (10, 0, 2.0, 20, 0.0, 1, 10.0, -1),
-                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 0, -1)]:
+                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 4), (10, 0, 2.0, 20, 0.0, 1, 10.0, -1),
+                 (10, 0, 2.0, 20, 0.0, 1, 10.0, 0, -1), (10, 0, 2.0, 20, 0.0, 1, 10.0, 3, 1, -1)]:
         with pytest.raises(ValueError):
             polyenv._core._mcts_play(env._game, *args)
     assert env.to_bytes() == before

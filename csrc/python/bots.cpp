@@ -48,6 +48,7 @@ void init_bots(py::module_& m) {
   m.attr("DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE") = kDefaultRootPriorTemperature;
   m.attr("DEFAULT_MCTS_TURN_HORIZON") = kDefaultTurnHorizon;
   m.attr("DEFAULT_MCTS_PRIOR_SCOPE") = kDefaultPriorScope;
+  m.attr("DEFAULT_MCTS_PROBE_VISITS") = kDefaultProbeVisits;
 
   m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);
@@ -75,12 +76,13 @@ void init_bots(py::module_& m) {
 
   // Tuning hook (benchmarks): one MCTS decision with every knob, applied to the game.
   m.def("_mcts_play", [](Game& g, int simulations, int eval, double c_puct, int rollout_actions, double scale,
-                         int rollout_turns, double root_prior_temperature, int prior_scope, int turn_horizon) { GameLock lock(g);
+                         int rollout_turns, double root_prior_temperature, int prior_scope, int turn_horizon,
+                         int probe_visits) { GameLock lock(g);
     check_playing(g);
     if (simulations < 1 || eval < 0 || eval > 3 || rollout_turns < 0 || !(root_prior_temperature >= 0) ||
-        prior_scope < 0 || prior_scope > 2 || turn_horizon < 0) {
+        prior_scope < 0 || prior_scope > 3 || turn_horizon < 0 || probe_visits < 0) {
       throw InvalidArgument("MCTS settings out of range: need simulations >= 1, eval in [0, 3], rollout_turns >= 0, "
-                            "root_prior_temperature >= 0, prior_scope in [0, 2], turn_horizon >= 0");
+                            "root_prior_temperature >= 0, prior_scope in [0, 3], turn_horizon >= 0, probe_visits >= 0");
     }
     int32_t id;
     {
@@ -95,6 +97,7 @@ void init_bots(py::module_& m) {
       cfg.root_prior_temperature = root_prior_temperature;
       cfg.prior_scope = prior_scope;
       cfg.turn_horizon = turn_horizon;
+      cfg.probe_visits = probe_visits;
       PlayerScratch& sc = scratch();
       if (!sc.mcts) sc.mcts = std::make_unique<MctsBotScratch>();
       Rng rng = bot_rng_for_position(g.state);
@@ -105,7 +108,8 @@ void init_bots(py::module_& m) {
     return id;
   }, py::arg("game"), py::arg("simulations"), py::arg("eval"), py::arg("c_puct"), py::arg("rollout_actions"),
      py::arg("scale"), py::arg("rollout_turns") = 1, py::arg("root_prior_temperature") = kDefaultRootPriorTemperature,
-     py::arg("prior_scope") = kDefaultPriorScope, py::arg("turn_horizon") = kDefaultTurnHorizon);
+     py::arg("prior_scope") = kDefaultPriorScope, py::arg("turn_horizon") = kDefaultTurnHorizon,
+     py::arg("probe_visits") = kDefaultProbeVisits);
 
   m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations);

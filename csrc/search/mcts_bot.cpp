@@ -12,9 +12,11 @@ namespace {
 constexpr double kHeuristicScale = 1000;
 constexpr double kMarginScale = 100;
 
+// Whether raw_value is the greedy evaluation (the prior's unit).
+bool greedy_raw(MctsEval eval) { return eval == MctsEval::kHeuristic || eval == MctsEval::kGreedyRollout; }
+
 double raw_value(const GameState& s, MctsEval eval, int player) {
-  return eval == MctsEval::kMargin || eval == MctsEval::kRollout ? double(score_margin(s, player))
-                                                                 : bot_evaluation(s, player);
+  return greedy_raw(eval) ? bot_evaluation(s, player) : double(score_margin(s, player));
 }
 
 int enumerate(const GameState& s, MctsBotScratch& sc) {
@@ -25,6 +27,15 @@ int enumerate(const GameState& s, MctsBotScratch& sc) {
     total = legal_actions(s, sc.ids.data(), int(sc.ids.size()), &sc.moves);
   }
   return total;
+}
+
+// raw_value(leaf, eval, p), computed at most once per simulation: the greedy-gain prior
+// needs the leaf's evaluation for its mover too, and a probe of the parent may have
+// computed it already (sc.leaf_raw, NaN: not yet).
+double leaf_raw(const GameState& leaf, MctsEval eval, int p, MctsBotScratch& sc) {
+  double& raw = sc.leaf_raw[p];
+  if (std::isnan(raw)) raw = raw_value(leaf, eval, p);
+  return raw;
 }
 
 // Payoff vector of a non-terminal leaf, one entry per player; only the players
@@ -59,27 +70,106 @@ void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBot
                       : cfg.eval == MctsEval::kMargin || cfg.eval == MctsEval::kRollout ? kMarginScale
                                                                                           : kHeuristicScale;
   for (int p = 0; p < s.num_players; ++p) {
-    out[p] = needed >> p & 1 ? std::tanh((raw_value(*at, cfg.eval, p) - sc.baseline[size_t(p)]) / scale) : 0.0;
+    if (!(needed >> p & 1)) {
+      out[p] = 0.0;
+      continue;
+    }
+    const double raw = at == &s ? leaf_raw(s, cfg.eval, p, sc) : raw_value(*at, cfg.eval, p);
+    out[p] = std::tanh((raw - sc.baseline[size_t(p)]) / scale);
   }
 }
 
-// Logits from the greedy bot's one-ply gains at `s` for its mover (End Turn, and any
-// action the evaluation cannot tell apart, gain 0), divided by the temperature. The
-// actions are applied to copies of `s`, whose chance stream is the tree's own.
+float logit_of_gain(double gain, const MctsBotConfig& cfg) {
+  // Clamped: a won game (1e7) must not turn the logits into infinities.
+  return float(std::clamp(gain / cfg.root_prior_temperature, -50.0, 50.0));
+}
+
+// The greedy bot's one-ply gain of action `id` at `s` for its mover, over the temperature
+// (End Turn, and any action the evaluation cannot tell apart, 0). The action is applied to a
+// copy of `s`, whose chance stream is the tree's own; the copy's evaluation is kept in `after`.
+float greedy_logit(const GameState& s, int32_t id, double before, const MctsBotConfig& cfg, MctsBotScratch& sc,
+                   double& after) {
+  if (id == 0) return 0;
+  sc.probe = s;
+  apply_action(sc.probe, id);
+  after = bot_evaluation(sc.probe, s.current_player);
+  return logit_of_gain(after - before, cfg);
+}
+
+// The mover's evaluation of the node being expanded (shared with its leaf value when that is the greedy evaluation).
+double node_evaluation(const GameState& s, const MctsBotConfig& cfg, MctsBotScratch& sc) {
+  return greedy_raw(cfg.eval) ? leaf_raw(s, cfg.eval, s.current_player, sc) : bot_evaluation(s, s.current_player);
+}
+
+// Logits softmax(greedy one-ply gain / temperature) of the n actions in sc.ids (kMoverTurn etc.).
 void greedy_logits(const GameState& s, const MctsBotConfig& cfg, int n, MctsBotScratch& sc) {
-  const int me = s.current_player;
-  const double before = bot_evaluation(s, me);
+  const double before = node_evaluation(s, cfg, sc);
   sc.logits.resize(size_t(n));
+  sc.probe_evals.resize(size_t(n));
   for (int i = 0; i < n; ++i) {
-    double gain = 0;
-    if (sc.ids[size_t(i)] != 0) {
-      sc.probe = s;
-      apply_action(sc.probe, sc.ids[size_t(i)]);
-      gain = bot_evaluation(sc.probe, me) - before;
-    }
-    // Clamped: a won game (1e7) must not turn the logits into infinities.
-    sc.logits[size_t(i)] = float(std::clamp(gain / cfg.root_prior_temperature, -50.0, 50.0));
+    sc.probe_evals[size_t(i)] = std::nan("");
+    sc.logits[size_t(i)] = greedy_logit(s, sc.ids[size_t(i)], before, cfg, sc, sc.probe_evals[size_t(i)]);
   }
+}
+
+// kInherited: unnormalised prior weights exp(logit) of the n actions in sc.ids. An action
+// its parent node also had keeps the parent's weight (an action elsewhere on the board
+// rarely changes its gain), so only the actions the last move made legal are applied:
+// now when `probe`, else later (refine_weights) — until then their weight is End Turn's, 1,
+// and sc.weights holds -1. Both id lists are ascending. Returns the prior weights' sum.
+double inherited_weights(const GameState& s, const MctsBotConfig& cfg, int n, MctsBotScratch& sc, int32_t parent,
+                         bool probe) {
+  const SearchTree& t = sc.tree;
+  sc.weights.resize(size_t(n));
+  sc.probe_evals.resize(size_t(n));
+  int32_t pe = 0, pend = 0;
+  if (parent >= 0) {
+    pe = t.first_edge(parent);
+    pend = pe + t.num_edges(parent);
+  }
+  double before = std::nan(""), sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const int32_t id = sc.ids[size_t(i)];
+    while (pe < pend && t.edge_action(pe) < id) ++pe;
+    double& after = sc.probe_evals[size_t(i)] = std::nan("");
+    float& w = sc.weights[size_t(i)];
+    if (pe < pend && t.edge_action(pe) == id && sc.edge_weights[size_t(pe)] >= 0) {
+      w = sc.edge_weights[size_t(pe)];
+    } else if (id == 0) {
+      w = 1;  // End Turn: gain 0
+    } else if (probe) {
+      if (std::isnan(before)) before = node_evaluation(s, cfg, sc);
+      w = std::exp(greedy_logit(s, id, before, cfg, sc, after));
+    } else {
+      w = -1;  // pending
+    }
+    sum += w < 0 ? 1.0 : w;
+  }
+  return sum;
+}
+
+// Probes a node's pending actions (kInherited, see inherited_weights) and renormalises its priors.
+void refine_weights(int32_t node, const MctsBotConfig& cfg, MctsBotScratch& sc) {
+  SearchTree& t = sc.tree;
+  const GameState& s = t.node_state(node);
+  double& before = sc.node_evals[size_t(node)];
+  if (std::isnan(before)) before = bot_evaluation(s, s.current_player);
+  const int32_t first = t.first_edge(node), end = first + t.num_edges(node);
+  double sum = 0;
+  for (int32_t e = first; e < end; ++e) {
+    float& w = sc.edge_weights[size_t(e)];
+    if (w < 0) {
+      // An edge whose child exists needs no probe: the child is the probe's state, already evaluated.
+      const int32_t child = t.edge_child(e);
+      const bool evaluated = child >= 0 && size_t(child) < sc.node_evals.size() && t.node_actor(child) == t.node_actor(node);
+      const double known = evaluated ? sc.node_evals[size_t(child)] : std::nan("");
+      w = std::isnan(known) ? std::exp(greedy_logit(s, t.edge_action(e), before, cfg, sc, sc.edge_evals[size_t(e)]))
+                            : std::exp(logit_of_gain(known - before, cfg));
+    }
+    sum += w;
+  }
+  for (int32_t e = first; e < end; ++e) t.set_edge_prior(e, float(sc.edge_weights[size_t(e)] / sum));
+  sc.node_pending[size_t(node)] = 0;
 }
 
 // Whether a node (state `s`, `node` in the tree) gets the greedy-gain prior.
@@ -88,6 +178,7 @@ bool greedy_prior_at(const GameState& s, const GameState& root, int32_t node, co
   switch (cfg.prior_scope) {
     case MctsBotConfig::kRootOnly: return node == 0;
     case MctsBotConfig::kMoverTurn:
+    case MctsBotConfig::kInherited:
       return s.current_player == root.current_player && s.turns_played == root.turns_played;
     default: return true;
   }
@@ -109,25 +200,65 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
   sc.baseline.resize(size_t(s.num_players));
   for (int p = 0; p < s.num_players; ++p) sc.baseline[size_t(p)] = raw_value(s, cfg.eval, p);
   sc.horizon = s.turns_played + cfg.rollout_turns;
+  sc.edge_weights.clear();
+  sc.node_pending.clear();
+  sc.node_evals.clear();
+  sc.edge_evals.clear();
+  // The greedy evaluation is the leaf value itself: the prior's probes and its leaf share evaluations.
+  const bool heuristic = greedy_raw(cfg.eval);
   double values[kMaxPlayers];
   for (int i = 0; i < cfg.simulations; ++i) {
     const SearchTree::Descent r = sc.tree.descend(sc.path, sc.transient);
     if (r == SearchTree::Descent::kTerminal) continue;
     if (r != SearchTree::Descent::kLeaf) break;
     const GameState& leaf = sc.tree.leaf_state(sc.path, sc.transient);
+    std::fill(std::begin(sc.leaf_raw), std::end(sc.leaf_raw), std::nan(""));
+    if (heuristic && !sc.path.edges.empty()) {  // a probe of the parent evaluated this state for its mover
+      const double known = sc.edge_evals[size_t(sc.path.edges.back())];
+      if (!std::isnan(known)) sc.leaf_raw[sc.tree.node_actor(sc.path.nodes.back())] = known;
+    }
     // Beyond the horizon a node stays a leaf: it is evaluated on every visit, never expanded.
+    bool expanded = false;
     if (cfg.turn_horizon <= 0 || leaf.turns_played < s.turns_played + cfg.turn_horizon) {
       const int n = enumerate(leaf, sc);
       const bool greedy_prior = greedy_prior_at(leaf, s, sc.path.leaf, cfg);
-      if (greedy_prior) greedy_logits(leaf, cfg, n, sc);
-      sc.tree.expand(sc.path.leaf, sc.ids.data(), n, greedy_prior ? sc.logits.data() : nullptr);  // else uniform
+      const bool inherit = greedy_prior && cfg.prior_scope == MctsBotConfig::kInherited;
+      if (greedy_prior && !inherit) greedy_logits(leaf, cfg, n, sc);
+      const int32_t parent = sc.path.nodes.empty() ? -1 : sc.path.nodes.back();
+      const bool probe = cfg.probe_visits == 1 || parent < 0;  // the root is always probed at once
+      const double sum = inherit ? inherited_weights(leaf, cfg, n, sc, parent, probe) : 0.0;
+      // kInherited sets its priors w / sum itself (no softmax); the others pass logits, or nullptr: uniform.
+      sc.tree.expand(sc.path.leaf, sc.ids.data(), n, greedy_prior && !inherit ? sc.logits.data() : nullptr);
+      const int32_t first = sc.tree.first_edge(sc.path.leaf);
+      // Per edge: the prior weight its child inherits (-1: none) and its child's probed evaluation (NaN: none).
+      sc.edge_weights.resize(size_t(first) + size_t(n));
+      sc.edge_evals.resize(size_t(first) + size_t(n));
+      bool pending = false;
+      for (int k = 0; k < n; ++k) {
+        const float w = inherit ? sc.weights[size_t(k)] : -1.0f;
+        sc.edge_weights[size_t(first + k)] = w;
+        sc.edge_evals[size_t(first + k)] = greedy_prior ? sc.probe_evals[size_t(k)] : std::nan("");
+        if (inherit) sc.tree.set_edge_prior(first + k, float((w < 0 ? 1.0 : w) / sum));
+        pending |= inherit && w < 0;
+      }
+      sc.node_pending.resize(size_t(sc.tree.num_nodes()), 0);
+      sc.node_evals.resize(size_t(sc.tree.num_nodes()), std::nan(""));
+      sc.node_pending[size_t(sc.path.leaf)] = pending;
+      expanded = true;
     }
-    // The backup reads the value of each path node's actor and the leaf's: evaluate only those
-    // (within a turn the path has one actor, so one evaluation instead of P).
-    uint32_t needed = 1u << sc.tree.node_actor(sc.path.leaf);
+    // PUCT reads the edge values, i.e. the value of each path node's actor: evaluate only those
+    // (within a turn the path has one actor, so one evaluation instead of P). The leaf's own
+    // value sum is never read (at the mover's End Turn it would be the opponent's evaluation).
+    uint32_t needed = sc.path.nodes.empty() ? 1u << sc.tree.node_actor(sc.path.leaf) : 0u;
     for (const int32_t node : sc.path.nodes) needed |= 1u << sc.tree.node_actor(node);
     leaf_values(leaf, cfg, rng, sc, needed, values);
     sc.tree.backup(sc.path, values);
+    if (cfg.prior_scope == MctsBotConfig::kInherited && cfg.probe_visits > 1) {
+      if (expanded && heuristic) sc.node_evals[size_t(sc.path.leaf)] = sc.leaf_raw[leaf.current_player];  // NaN: not computed
+      for (const int32_t node : sc.path.nodes) {
+        if (sc.node_pending[size_t(node)] && sc.tree.node_visits(node) >= cfg.probe_visits) refine_weights(node, cfg, sc);
+      }
+    }
   }
   const SearchTree& t = sc.tree;
   if (!t.expanded(0) || t.num_edges(0) == 0) return sc.ids[0];

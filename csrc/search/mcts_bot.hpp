@@ -3,12 +3,15 @@
 //
 // The MCTS player runs `simulations` PUCT descents on a SearchTree rooted in
 // the position (its chance stream reseeded, so it never sees the game's future
-// draws), with a uniform prior over the legal actions and a native leaf value
-// (MctsEval), and plays the root action with the most visits (ties: the
-// higher mean value, then the lower row). One decision is one action.
-// The root's prior is softmax(greedy one-ply gain / root_prior_temperature)
-// (0: uniform); so is the prior of every other node of the mover's turn
-// (prior_scope; the root only: every other node's prior is uniform). The tree stops at the
+// draws), with a native leaf value (MctsEval), and plays the root action with
+// the most visits (ties: the higher mean value, then the lower row). One
+// decision is one action.
+// The prior is softmax(greedy one-ply gain / root_prior_temperature) (0: uniform),
+// at the root only or at every node of the mover's turn (prior_scope). The shipped
+// scope, kInherited, gets it nearly for the price of the root-only prior: a node
+// reuses its parent's weight for every action the parent also had, and the actions
+// its last move made legal wait with End Turn's weight until the node has
+// probe_visits visits. The tree stops at the
 // mover's End Turn (turn_horizon 1): the node after it is a leaf, evaluated on
 // every visit, so every value compares positions within the mover's turn and
 // End Turn is not judged by the opponent's (searched) replies.
@@ -45,8 +48,13 @@ struct MctsBotConfig {
   double root_prior_temperature = 10;  // kDefaultRootPriorTemperature
   // Which nodes get that greedy-gain prior (when the temperature is > 0): the root only,
   // every node of the root player's current turn, or every node.
-  enum PriorScope : int8_t { kRootOnly = 0, kMoverTurn = 1, kEveryNode = 2 };
-  int prior_scope = kMoverTurn;  // kDefaultPriorScope
+  // kInherited: as kMoverTurn, but a node reuses its parent's prior weight for every action the
+  // parent also had (only the newly legal actions are applied, see probe_visits).
+  enum PriorScope : int8_t { kRootOnly = 0, kMoverTurn = 1, kEveryNode = 2, kInherited = 3 };
+  int prior_scope = kInherited;  // kDefaultPriorScope
+  // kInherited: a node's newly legal actions are probed once the node has this many visits
+  // (1: when it is expanded; 0: never, the root excepted); until then their prior weight is End Turn's.
+  int probe_visits = 3;  // kDefaultProbeVisits
   // > 0: a node this many player turns after the root is never expanded, only
   // evaluated (1: the tree holds the mover's own turn only, End Turn is a leaf).
   int turn_horizon = 1;  // kDefaultTurnHorizon
@@ -62,6 +70,13 @@ struct MctsBotScratch {
   BotScratch greedy;
   std::vector<int32_t> ids;
   std::vector<float> logits;
+  std::vector<float> weights;       // kInherited: the node being expanded's prior weights, by row
+  std::vector<float> edge_weights;  // by tree edge: its prior weight (kInherited), -1 if none or pending
+  std::vector<uint8_t> node_pending;  // by node: it has pending edges (kInherited)
+  std::vector<double> node_evals;     // by node: its mover's greedy evaluation (NaN: not known)
+  std::vector<double> edge_evals;  // by tree edge: its child's greedy evaluation for the edge's mover, if probed
+  std::vector<double> probe_evals;  // the same for the node being expanded, by row
+  double leaf_raw[kMaxPlayers];     // this simulation's leaf evaluation per player (NaN: not yet)
   std::vector<double> baseline;  // the root's evaluation per player (values are changes from it)
   int32_t horizon = 0;           // kGreedyRollout: evaluate once turns_played reaches this
   MoveCache moves;
@@ -73,7 +88,9 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
 inline constexpr int kMctsBot = kNumBots;   // code after the engine's bots
 inline constexpr int kNumPlayers = kNumBots + 1;
 inline constexpr const char* kMctsBotName = "mcts";
-inline constexpr int kDefaultMctsSimulations = 800;
+// 2000 with the shipped prior won 154 of 200 games against greedy (800: 141) at about
+// 4.5 ms per decision (docs/mcts_pool.md).
+inline constexpr int kDefaultMctsSimulations = 2000;
 // The shipped bot's root prior temperature (0 would be the uniform prior of issue 14;
 // the greedy-gain root prior won 66 % against greedy where the uniform prior won 60 %,
 // same 200 games, mcts:800 — docs/mcts_pool.md).
@@ -81,10 +98,14 @@ inline constexpr double kDefaultRootPriorTemperature = 10;
 // The shipped bot's turn horizon (0: unlimited, as before): 1 won 136 of 200 games
 // against greedy where the unlimited tree won 132 (same games, mcts:800 — docs/mcts_pool.md).
 inline constexpr int kDefaultTurnHorizon = 1;
-// The shipped bot's prior scope: the greedy-gain prior at every node of the mover's turn
-// (with turn horizon 1, every expanded node) won 151 of 200 games where the root-only
-// prior won 136 (same games, mcts:800 — docs/mcts_pool.md).
-inline constexpr int kDefaultPriorScope = MctsBotConfig::kMoverTurn;
+// The shipped bot's prior scope: the greedy-gain prior at every node of the mover's turn,
+// inherited from the parent node where the action was legal there (kInherited), with
+// the newly legal actions probed once a node has 3 visits. Every node probing every action
+// (kMoverTurn, mcts:800) won 151 of 200 games against greedy where the root-only prior won
+// 136, but ran at a third of the root-only prior's iterations/s; kInherited (mcts:2000) won
+// 154 at 0.80-0.89 of the root-only prior's iterations/s (docs/mcts_pool.md, benchmarks/mcts.py).
+inline constexpr int kDefaultPriorScope = MctsBotConfig::kInherited;
+inline constexpr int kDefaultProbeVisits = 3;
 
 struct BotSpec {
   int kind = kRandomBot;  // BotKind, or kMctsBot

@@ -130,9 +130,10 @@ int32_t SearchTree::select_edge(int32_t node) const {
     const int32_t inflight = in_flight[e];
     const int32_t count = visits[e] + inflight;
     // Same expression order as the documented formula (the reference search compares exactly).
-    const double q = count > 0 ? (value[e] - cfg_.virtual_loss * inflight) / count : 0.0;
-    const double u = cfg_.c_puct * double(prior[e]) * sqrt_total / (1 + count);
-    const double score = q + u;
+    // An unvisited edge skips both divisions (x / 1 == x exactly): most edges of a wide node are unvisited.
+    const double score = count > 0 ? (value[e] - cfg_.virtual_loss * inflight) / count +
+                                         cfg_.c_puct * double(prior[e]) * sqrt_total / (1 + count)
+                                   : 0.0 + cfg_.c_puct * double(prior[e]) * sqrt_total;
     if (e == first || score > best_score) {
       best = e;
       best_score = score;

@@ -115,6 +115,9 @@ class SearchTree {
   // noise is mixed in when configured. Then call backup().
   // logits == nullptr: a uniform prior 1/n (no softmax to compute).
   void expand(int32_t node, const int32_t* ids, int n, const float* logits);
+  // Overwrites one edge's prior (the native MCTS player sets its own normalised priors
+  // after a uniform expand instead of passing logits through a softmax).
+  void set_edge_prior(int32_t e, float prior) { edge_prior_[size_t(e)] = prior; }
   // Removes the path's virtual loss and adds the payoff vector `values` (P entries).
   void backup(const LeafPath& path, const double* values);
   // Removes the path's virtual loss only: the leaf can be selected again.
