@@ -2,6 +2,7 @@
 // action list, the transition function, and the queries the encoders and
 // bindings use. Nothing here knows of Python, threads or tensors.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -18,9 +19,13 @@ struct InvalidArgument : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// From an array, not an initializer list: GCC 12 under -fsanitize=thread warns (falsely) that the
+// list's backing array may be used uninitialized when a GameConfig is default-constructed inline.
+inline constexpr std::array<int8_t, 2> kDefaultTribes = {kBardur, kImperius};
+
 struct GameConfig {
   int map_size = 11;
-  std::vector<int8_t> tribes = {kBardur, kImperius};  // one TribeKind per player, turn order
+  std::vector<int8_t> tribes = std::vector<int8_t>(kDefaultTribes.begin(), kDefaultTribes.end());  // TribeKind per player, turn order
   GameMode mode = kCapitals;
   int max_turns = -1;               // -1: the mode's limit (50 Capitals, 30 Score)
   bool full_observability = false;  // fog of war is on by default
