@@ -149,7 +149,10 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   std::memset(queued, 0, size_t(cells));
   const int cell_delta[8] = {-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1};
   const int tile_delta[8] = {-n - 1, -n, -n + 1, -1, 1, n - 1, n, n + 1};
+  constexpr int kRowDelta[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, kColumnDelta[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
   int16_t queue_cell[kWindowCells], queue_tile[kWindowCells];
+  // Bit y - y0 of row x - x0: reached (the output, without a window scan). The start keeps best 0: never marked.
+  uint32_t reached[kWindow] = {};
   int head = 0, size = 0;
   auto push = [&](int c, int t) {
     if (queued[c]) return;
@@ -188,6 +191,7 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
     // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
     if (used == mov) continue;
     const bool road_from = road_step_from(s, u, from);
+    const int row0 = c0 / w - 1, column0 = c0 % w - 1;  // in the unframed window
     for (int k = 0; k < 8; ++k) {
       const int c = c0 + cell_delta[k];
       if (best[c] <= used) continue;  // off the window, or already as cheap
@@ -195,17 +199,14 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
       if (step < 0) continue;
       if (used + step < best[c]) {
         best[c] = uint16_t(used + step);
+        reached[row0 + kRowDelta[k]] |= 1u << (column0 + kColumnDelta[k]);
         push(c, from + tile_delta[k]);
       }
     }
   }
   int count = 0;
   for (int x = x0; x <= x1; ++x) {
-    const uint16_t* row = best + (x - x0 + 1) * w + 1;
-    for (int y = y0; y <= y1; ++y) {
-      if (row[y - y0] == kUnreached || (x == ux && y == uy)) continue;
-      out[count++] = int16_t(x * n + y);
-    }
+    for (uint32_t bits = reached[x - x0]; bits; bits &= bits - 1) out[count++] = int16_t(x * n + y0 + __builtin_ctz(bits));
   }
   return count;
 }
