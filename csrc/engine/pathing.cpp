@@ -1,7 +1,8 @@
 // §6 movement search: which empty tiles a unit can reach this action.
 // Terrain, visibility, enemy units and zone of control are classified once per
-// enumeration (MoveContext); each unit then runs a breadth-first search by
-// layers, or a Dijkstra in half-steps when a road step is possible nearby.
+// enumeration (MoveContext); a unit of movement 1 gets its reach in closed form,
+// others run a breadth-first search by layers, or a Dijkstra in half-steps when a
+// road step is possible nearby.
 #include <algorithm>
 #include <cstring>
 
