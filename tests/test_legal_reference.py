@@ -59,3 +59,61 @@ def test_water_map_with_boats_and_roads():
 def test_reference_agrees_on_a_fresh_game():
     env = GameEnv(seed=1)
     assert list(env._game.legal_actions_reference()) == list(env.legal_actions())
+
+
+def random_road_board(rng, full: bool) -> GameEnv:
+    """A small blank board dense with the cases of movement-1 reach: roads on plains and forests
+    (half-step road steps, forest roads that end the move), mountains, ports on shallow water,
+    cities of both tribes (Mind Benders never enter the other's), the other tribe's units (zone
+    of control, blocking) and, under fog, partly explored tiles."""
+    n = 9
+    env = GameEnv.blank(n, (polyenv.Bardur, polyenv.Imperius), seed=int(rng.integers(1 << 30)),
+                        revealed=full, full_observability=full)
+    for tech in ("roads", "sailing", "climbing"):
+        if rng.random() < 0.7:
+            env.grant_tech(0, tech)
+    free = list(range(n * n))
+    rng.shuffle(free)
+    for player in range(2):  # one city each, far enough apart not to touch
+        env.place_city(player, (2 + 4 * player) * n + 2 + 4 * player)
+        free.remove((2 + 4 * player) * n + 2 + 4 * player)
+    mountains = set()
+    for t in free[:]:
+        r = rng.random()
+        if r < 0.15:
+            env.set_terrain(t, "forest")
+        elif r < 0.22:
+            env.set_terrain(t, "mountain")
+            mountains.add(t)
+        elif r < 0.30:
+            env.set_terrain(t, "shallow_water")
+            if rng.random() < 0.7:
+                try:
+                    env.set_building(t, "port")
+                except ValueError:  # outside every city's territory
+                    pass
+            free.remove(t)
+    for t in free:
+        if t not in mountains and rng.random() < 0.45:
+            env.set_road(t)
+    rng.shuffle(free)
+    for i, t in enumerate(free[:int(rng.integers(4, 14))]):
+        unit = ("warrior", "mind_bender", "defender", "rider")[int(rng.integers(4))]
+        env.place_unit(0 if i % 3 else 1, unit, t)
+    if not full:
+        env.reveal(0, [t for t in range(n * n) if rng.random() < 0.8])
+    return env
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_movement_one_reach_on_road_boards(full):
+    """Movement-1 reach (computed in closed form, not searched) on road-dense scenario boards."""
+    import numpy as np
+    rng = np.random.default_rng(11 if full else 12)
+    moves = 0
+    for _ in range(150):
+        env = random_road_board(rng, full)
+        legal = list(env.legal_actions())
+        assert list(env._game.legal_actions_reference()) == legal
+        moves += len(legal)
+    assert moves > 1000

@@ -1,7 +1,8 @@
 // §6 movement search: which empty tiles a unit can reach this action.
 // Terrain, visibility, enemy units and zone of control are classified once per
-// enumeration (MoveContext); each unit then runs a breadth-first search by
-// layers, or a Dijkstra in half-steps when a road step is possible nearby.
+// enumeration (MoveContext); a unit of movement 1 gets its reach in closed form,
+// others run a breadth-first search by layers, or a Dijkstra in half-steps when a
+// road step is possible nearby.
 #include <algorithm>
 #include <cstring>
 
@@ -149,7 +150,10 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   std::memset(queued, 0, size_t(cells));
   const int cell_delta[8] = {-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1};
   const int tile_delta[8] = {-n - 1, -n, -n + 1, -1, 1, n - 1, n, n + 1};
+  constexpr int kRowDelta[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, kColumnDelta[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
   int16_t queue_cell[kWindowCells], queue_tile[kWindowCells];
+  // Bit y - y0 of row x - x0: reached (the output, without a window scan). The start keeps best 0: never marked.
+  uint32_t reached[kWindow] = {};
   int head = 0, size = 0;
   auto push = [&](int c, int t) {
     if (queued[c]) return;
@@ -188,6 +192,7 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
     // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
     if (used == mov) continue;
     const bool road_from = road_step_from(s, u, from);
+    const int row0 = c0 / w - 1, column0 = c0 % w - 1;  // in the unframed window
     for (int k = 0; k < 8; ++k) {
       const int c = c0 + cell_delta[k];
       if (best[c] <= used) continue;  // off the window, or already as cheap
@@ -195,16 +200,51 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
       if (step < 0) continue;
       if (used + step < best[c]) {
         best[c] = uint16_t(used + step);
+        reached[row0 + kRowDelta[k]] |= 1u << (column0 + kColumnDelta[k]);
         push(c, from + tile_delta[k]);
       }
     }
   }
   int count = 0;
   for (int x = x0; x <= x1; ++x) {
-    const uint16_t* row = best + (x - x0 + 1) * w + 1;
+    for (uint32_t bits = reached[x - x0]; bits; bits &= bits - 1) out[count++] = int16_t(x * n + y0 + __builtin_ctz(bits));
+  }
+  return count;
+}
+
+// Movement 1 (most units) in closed form. A first step costs a whole step (or all of the
+// single one: the same), which ends the search there, or half a step on a road (road_step_from
+// the start, no zone of control, a road or city tile). Only such a half-step tile (where the
+// unit neither embarks nor disembarks) is expanded, and from half a step spent every step that
+// is not blocked fits (it costs at most one step: 1.5 < MOV + 1). So the reach is the open
+// neighbours, plus the open neighbours of the half-step tiles: nothing wider than radius 2.
+int reachable_mov1(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
+  const int n = s.map_size, ux = u.tile / n, uy = u.tile % n;
+  uint32_t rows[5] = {};  // bit dy + 2 of rows[dx + 2]: (ux + dx, uy + dy) reached
+  const bool road_from = s.road_links > 0 && road_step_from(s, u, u.tile);
+  const bool naval = is_naval(u.type);
+  const int x0 = std::max(ux - 1, 0), x1 = std::min(ux + 1, n - 1);
+  const int y0 = std::max(uy - 1, 0), y1 = std::min(uy + 1, n - 1);
+  for (int x = x0; x <= x1; ++x) {
     for (int y = y0; y <= y1; ++y) {
-      if (row[y - y0] == kUnreached || (x == ux && y == uy)) continue;
-      out[count++] = int16_t(x * n + y);
+      const int t = x * n + y;
+      if (t == u.tile || step_class(s, u, ctx, t) == kBlocked) continue;
+      rows[x - ux + 2] |= 1u << (y - uy + 2);
+      if (!road_from || ctx.zoc[t] || !road_or_city(s.tiles[t]) || is_water(s.tiles[t].terrain) != naval) continue;
+      for (int x2 = std::max(x - 1, 0); x2 <= std::min(x + 1, n - 1); ++x2) {
+        for (int y2 = std::max(y - 1, 0); y2 <= std::min(y + 1, n - 1); ++y2) {
+          const uint32_t bit = 1u << (y2 - uy + 2);
+          if ((rows[x2 - ux + 2] & bit) || step_class(s, u, ctx, x2 * n + y2) == kBlocked) continue;
+          rows[x2 - ux + 2] |= bit;
+        }
+      }
+    }
+  }
+  rows[2] &= ~(1u << 2);  // the start tile is no destination
+  int count = 0;
+  for (int dx = 0; dx < 5; ++dx) {
+    for (uint32_t bits = rows[dx]; bits; bits &= bits - 1) {
+      out[count++] = int16_t((ux + dx - 2) * n + uy + __builtin_ctz(bits) - 2);
     }
   }
   return count;
@@ -243,6 +283,7 @@ bool has_one_step_move(const GameState& s, const Unit& u) {
 
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
   const Unit& u = s.units[slot];
+  if (unit_movement(u) == 1) return reachable_mov1(s, u, ctx, out);
   // A road step starts on a road-link tile; one farther than MOV cannot be reached without one.
   if (s.road_links > 0 && road_link_within(s, u.tile, unit_movement(u))) {
     return reachable_with_roads(s, u, ctx, out);
