@@ -81,10 +81,11 @@ inline BufferInfo buffer_info(const py::array& a) {
 
 // The output arrays of one call for a list of field specs: freshly allocated
 // (buffers None) or the caller's dict, validated; `keep` holds references
-// while the GIL is released.
+// while the GIL is released (py::object, not py::array: a default py::array is
+// a new empty NumPy array, one per field and call).
 struct SpecOutputs {
   std::vector<FieldSpec> specs;
-  std::vector<py::array> keep;
+  std::vector<py::object> keep;
   std::vector<void*> data;
 
   SpecOutputs(std::vector<FieldSpec> field_specs, const py::object& buffers) : specs(std::move(field_specs)) {
@@ -95,8 +96,9 @@ struct SpecOutputs {
       for (size_t f = 0; f < n; ++f) {
         const FieldSpec& spec = specs[f];
         std::vector<py::ssize_t> shape(spec.shape.begin(), spec.shape.begin() + spec.ndim);
-        keep[f] = py::array(py::dtype(kDTypeNames[size_t(spec.dtype)]), shape);
-        data[f] = keep[f].mutable_data();
+        py::array a{py::dtype(kDTypeNames[size_t(spec.dtype)]), shape};
+        data[f] = a.mutable_data();
+        keep[f] = std::move(a);
       }
       return;
     }
@@ -107,14 +109,16 @@ struct SpecOutputs {
     std::vector<BufferInfo> info(n);
     for (size_t f = 0; f < n; ++f) {
       const char* name = specs[f].name;
-      if (!dict.contains(name)) throw InvalidArgument(std::string("buffers is missing '") + name + "'");
-      py::handle item = dict[name];
+      PyObject* found = PyDict_GetItemString(dict.ptr(), name);  // borrowed; one key object, not two
+      if (!found) throw InvalidArgument(std::string("buffers is missing '") + name + "'");
+      py::handle item(found);
       if (!py::isinstance<py::array>(item)) {
         throw InvalidArgument(std::string("buffer '") + name + "' must be a NumPy array, got " + type_name(item));
       }
-      keep[f] = py::reinterpret_borrow<py::array>(item);
-      info[f] = buffer_info(keep[f]);
+      auto a = py::reinterpret_borrow<py::array>(item);
+      info[f] = buffer_info(a);
       data[f] = info[f].data;
+      keep[f] = std::move(a);
     }
     if (size_t(dict.size()) != n) {
       for (auto item : dict) {
