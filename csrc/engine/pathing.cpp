@@ -128,10 +128,16 @@ inline bool road_step_from(const GameState& s, const Unit& u, int from) {
   return owner < 0 || owner == u.owner;
 }
 
-// The general search for units near road links: Dijkstra over the window (the
-// queue is small, so the cheapest entry is found by a scan). The window (clipped
-// to the board) is stored with a one-cell frame whose `best` is 0, so the 8
-// neighbours need no bounds test (a step costs > 0).
+// The general search for units near road links: Dijkstra over the window with a
+// bucket queue (Dial). Every step costs at least half a step (a road step halves at
+// most once, to no less than kUnit / 2), so bucket b holds labels in
+// [b, b + 1) half-steps: when the lowest nonempty bucket is expanded, none of its labels can
+// still drop (an improvement would cost >= the bucket's floor + half a step), and every
+// push goes to a later bucket. The window (clipped to the board) is stored with a
+// one-cell frame whose `best` is 0, so the 8 neighbours need no bounds test (a step costs > 0).
+constexpr int kBucketWidth = kUnit / 2;                         // the cheapest step
+constexpr int kBuckets = (kMaxMov + 1) * kUnit / kBucketWidth;  // labels stay below (MOV + 1) steps
+
 int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size;
   const int mov = unit_movement(u) * kUnit;
@@ -144,64 +150,55 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   constexpr uint16_t kUnreached = 0xFFFF;  // movement values stay below (3 + 1) * 256
   constexpr int kFramed = (kWindow + 2) * (kWindow + 2);
   uint16_t best[kFramed];
-  uint8_t queued[kFramed];
+  // Per cell: the bucket it was last pushed to, kDone once expanded, kNone never pushed.
+  constexpr uint8_t kNone = 0xFF, kDone = 0xFE;
+  uint8_t state[kFramed];
   std::fill(best, best + cells, uint16_t(0));
   for (int x = 1; x <= x1 - x0 + 1; ++x) std::fill(best + x * w + 1, best + x * w + w - 1, kUnreached);
-  std::memset(queued, 0, size_t(cells));
+  std::memset(state, kNone, size_t(cells));
   const int cell_delta[8] = {-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1};
   const int tile_delta[8] = {-n - 1, -n, -n + 1, -1, 1, n - 1, n, n + 1};
   constexpr int kRowDelta[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, kColumnDelta[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-  int16_t queue_cell[kWindowCells], queue_tile[kWindowCells];
+  // A cell enters a bucket at most once (state), so each bucket holds at most every cell once.
+  int16_t bucket_cell[kBuckets][kFramed], bucket_tile[kBuckets][kFramed];
+  int bucket_size[kBuckets] = {};
   // Bit y - y0 of row x - x0: reached (the output, without a window scan). The start keeps best 0: never marked.
   uint32_t reached[kWindow] = {};
-  int head = 0, size = 0;
-  auto push = [&](int c, int t) {
-    if (queued[c]) return;
-    queued[c] = true;
-    int slot = head + size++;
-    if (slot >= kWindowCells) slot -= kWindowCells;
-    queue_cell[slot] = int16_t(c);
-    queue_tile[slot] = int16_t(t);
+  auto push = [&](int c, int t, int label) {
+    const int b = label / kBucketWidth;
+    if (state[c] == b) return;
+    state[c] = uint8_t(b);
+    bucket_cell[b][bucket_size[b]] = int16_t(c);
+    bucket_tile[b][bucket_size[b]++] = int16_t(t);
   };
   const int start = (ux - x0 + 1) * w + (uy - y0 + 1);
   best[start] = 0;
-  push(start, u.tile);
+  push(start, u.tile, 0);
   const bool naval = is_naval(u.type);
-  while (size > 0) {
-    // Lowest spent movement first (Dijkstra, as Tribes' Pathfinder): a tile is expanded only with its final
-    // cost. Expanding a costlier label first would be wrong here, not just slow: reaching a tile at exactly
-    // MOV stops the search there, so a stale higher label could reach tiles its final one cannot.
-    int best_slot = head;
-    for (int i = 1; i < size; ++i) {
-      int slot = head + i;
-      if (slot >= kWindowCells) slot -= kWindowCells;
-      if (best[queue_cell[slot]] < best[queue_cell[best_slot]]) best_slot = slot;
-    }
-    if (best_slot != head) {
-      std::swap(queue_cell[head], queue_cell[best_slot]);
-      std::swap(queue_tile[head], queue_tile[best_slot]);
-    }
-    const int c0 = queue_cell[head], from = queue_tile[head];
-    if (++head == kWindowCells) head = 0;
-    --size;
-    queued[c0] = false;
-    const int used = best[c0];
-    const Tile& src = s.tiles[from];
-    // Embarking or disembarking ends the move.
-    if (c0 != start && is_water(src.terrain) != naval) continue;
-    // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
-    if (used == mov) continue;
-    const bool road_from = road_step_from(s, u, from);
-    const int row0 = c0 / w - 1, column0 = c0 % w - 1;  // in the unframed window
-    for (int k = 0; k < 8; ++k) {
-      const int c = c0 + cell_delta[k];
-      if (best[c] <= used) continue;  // off the window, or already as cheap
-      const int step = step_cost(s, u, ctx, road_from, from + tile_delta[k], used, mov);
-      if (step < 0) continue;
-      if (used + step < best[c]) {
-        best[c] = uint16_t(used + step);
-        reached[row0 + kRowDelta[k]] |= 1u << (column0 + kColumnDelta[k]);
-        push(c, from + tile_delta[k]);
+  for (int b = 0; b < kBuckets; ++b) {
+    for (int i = 0; i < bucket_size[b]; ++i) {
+      const int c0 = bucket_cell[b][i], from = bucket_tile[b][i];
+      // Stale: the cell moved to a lower bucket (and was expanded there) or was already expanded here.
+      if (state[c0] != b) continue;
+      state[c0] = kDone;
+      const int used = best[c0];
+      const Tile& src = s.tiles[from];
+      // Embarking or disembarking ends the move.
+      if (c0 != start && is_water(src.terrain) != naval) continue;
+      // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
+      if (used == mov) continue;
+      const bool road_from = road_step_from(s, u, from);
+      const int row0 = c0 / w - 1, column0 = c0 % w - 1;  // in the unframed window
+      for (int k = 0; k < 8; ++k) {
+        const int c = c0 + cell_delta[k];
+        if (best[c] <= used) continue;  // off the window, or already as cheap
+        const int step = step_cost(s, u, ctx, road_from, from + tile_delta[k], used, mov);
+        if (step < 0) continue;
+        if (used + step < best[c]) {
+          best[c] = uint16_t(used + step);
+          reached[row0 + kRowDelta[k]] |= 1u << (column0 + kColumnDelta[k]);
+          push(c, from + tile_delta[k], used + step);
+        }
       }
     }
   }
