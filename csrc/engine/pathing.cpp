@@ -247,11 +247,19 @@ int reachable_mov1(const GameState& s, const Unit& u, const MoveContext& ctx, in
   return count;
 }
 
-bool road_link_within(const GameState& s, int tile, int radius) {
-  const int n = s.map_size, x0 = tile / n, y0 = tile % n;
+// Whether a road step can occur in the search: one starts on a tile the unit expands
+// before any road step, so with whole steps spent below MOV, within MOV - 1 of it; and it
+// needs a road_step_from tile with a road-or-city neighbour outside zone of control (the
+// discount's condition). When there is none, the layered search is exact.
+bool road_step_possible(const GameState& s, const Unit& u, const MoveContext& ctx, int radius) {
+  const int n = s.map_size, x0 = u.tile / n, y0 = u.tile % n;
   for (int x = std::max(0, x0 - radius); x <= std::min(n - 1, x0 + radius); ++x) {
     for (int y = std::max(0, y0 - radius); y <= std::min(n - 1, y0 + radius); ++y) {
-      if (s.tiles[x * n + y].road_link) return true;
+      const int t = x * n + y;
+      if (!road_step_from(s, u, t)) continue;
+      bool usable = false;
+      for_each_neighbour(s, t, [&](int nb) { usable = usable || (!ctx.zoc[nb] && road_or_city(s.tiles[nb])); });
+      if (usable) return true;
     }
   }
   return false;
@@ -281,8 +289,7 @@ bool has_one_step_move(const GameState& s, const Unit& u) {
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
   const Unit& u = s.units[slot];
   if (unit_movement(u) == 1) return reachable_mov1(s, u, ctx, out);
-  // A road step starts on a road-link tile; one farther than MOV cannot be reached without one.
-  if (s.road_links > 0 && road_link_within(s, u.tile, unit_movement(u))) {
+  if (s.road_links > 0 && road_step_possible(s, u, ctx, unit_movement(u) - 1)) {
     return reachable_with_roads(s, u, ctx, out);
   }
   return reachable_by_layers(s, u, ctx, out);
