@@ -247,18 +247,21 @@ int reachable_mov1(const GameState& s, const Unit& u, const MoveContext& ctx, in
   return count;
 }
 
-// Whether a road step can occur in the search: one starts on a tile the unit expands
-// before any road step, so with whole steps spent below MOV, within MOV - 1 of it; and it
-// needs a road_step_from tile with a road-or-city neighbour outside zone of control (the
-// discount's condition). When there is none, the layered search is exact.
+// Whether a road step can occur in the search. The first one starts on a tile expanded
+// after whole steps only: the start, or an ordinary step (a move-ending one spends all of
+// MOV) within MOV - 1 of it; from a road_step_from tile, onto a road-or-city neighbour
+// outside zone of control that the unit may enter (the discount's condition). When there is
+// none, no step is discounted and the layered search is exact.
 bool road_step_possible(const GameState& s, const Unit& u, const MoveContext& ctx, int radius) {
   const int n = s.map_size, x0 = u.tile / n, y0 = u.tile % n;
   for (int x = std::max(0, x0 - radius); x <= std::min(n - 1, x0 + radius); ++x) {
     for (int y = std::max(0, y0 - radius); y <= std::min(n - 1, y0 + radius); ++y) {
       const int t = x * n + y;
-      if (!road_step_from(s, u, t)) continue;
+      if (!road_step_from(s, u, t) || (t != u.tile && step_class(s, u, ctx, t) != kStep)) continue;
       bool usable = false;
-      for_each_neighbour(s, t, [&](int nb) { usable = usable || (!ctx.zoc[nb] && road_or_city(s.tiles[nb])); });
+      for_each_neighbour(s, t, [&](int nb) {
+        usable = usable || (!ctx.zoc[nb] && road_or_city(s.tiles[nb]) && step_class(s, u, ctx, nb) != kBlocked);
+      });
       if (usable) return true;
     }
   }
