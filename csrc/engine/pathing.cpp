@@ -20,12 +20,11 @@ static_assert(kWindowCells == kMaxReachable);
 
 enum StepClass : uint8_t { kBlocked = 0, kStep = 1, kEndsMove = 2 };
 
-// Classifies a tile for `player` before zone of control (§6 table): bits 0-1 the land
-// class, bits 2-3 the naval class.
-uint8_t terrain_class(const GameState& s, int player, int t) {
+// Classifies a tile for `player` before zone of control (§6 table), given that no unit of
+// another tribe stands on it: bits 0-1 the land class, bits 2-3 the naval class.
+uint8_t open_terrain_class(const GameState& s, int player, int t) {
   const Tile& tile = s.tiles[t];
-  const Unit* other = s.unit_at(t);
-  if (!sees_tile(s, player, t) || (other && other->owner != player)) return 0;
+  if (!sees_tile(s, player, t)) return 0;
   const Player& p = s.players[player];
   int land = kBlocked, naval = kBlocked;
   switch (tile.terrain) {
@@ -41,9 +40,20 @@ uint8_t terrain_class(const GameState& s, int player, int t) {
   return uint8_t(land | (naval << 2));
 }
 
-// The class with zone of control: it turns any step into one that ends the move.
+// The class of a tile for `player`; a unit of another tribe blocks it.
+uint8_t terrain_class(const GameState& s, int player, int t) {
+  const Unit* other = s.unit_at(t);
+  return other && other->owner != player ? 0 : open_terrain_class(s, player, t);
+}
+
+// Bits of MoveContext::zoc.
+constexpr uint8_t kZoc = 1, kForeignUnit = 2;
+
+// The class with zone of control: it turns any step into one that ends the move. A
+// tile with a unit of another tribe (marked by prepare_moves) is blocked.
 uint8_t classify(const GameState& s, const MoveContext& ctx, int t) {
-  const uint8_t c = terrain_class(s, ctx.player, t);
+  if (ctx.zoc[t] & kForeignUnit) return 0;
+  const uint8_t c = open_terrain_class(s, ctx.player, t);
   if (!ctx.zoc[t]) return c;
   return uint8_t(((c & 3) ? kEndsMove : kBlocked) | (((c >> 2) ? kEndsMove : kBlocked) << 2));
 }
@@ -275,7 +285,11 @@ void prepare_moves(const GameState& s, int player, MoveContext& ctx) {
   std::fill(ctx.zoc, ctx.zoc + s.num_tiles, uint8_t(0));
   std::fill(ctx.step_class, ctx.step_class + s.num_tiles, uint8_t(0xFF));
   for (const Unit& u : s.units) {
-    if (u.alive() && u.owner != player) for_each_neighbour(s, u.tile, [&](int nb) { ctx.zoc[nb] = 1; });
+    if (!u.alive() || u.owner == player) continue;
+    for_each_neighbour(s, u.tile, [&](int nb) { ctx.zoc[nb] |= kZoc; });
+    // Blocked (read here, once, rather than through the tile's unit on classification); the
+    // class is 0 whatever else zoc says, so every test of zoc on a passable tile still means kZoc.
+    ctx.zoc[u.tile] |= kForeignUnit;
   }
 }
 
