@@ -20,12 +20,11 @@ static_assert(kWindowCells == kMaxReachable);
 
 enum StepClass : uint8_t { kBlocked = 0, kStep = 1, kEndsMove = 2 };
 
-// Classifies a tile for `player` before zone of control (§6 table): bits 0-1 the land
-// class, bits 2-3 the naval class.
-uint8_t terrain_class(const GameState& s, int player, int t) {
+// Classifies a tile for `player` before zone of control (§6 table), given that no unit of
+// another tribe stands on it: bits 0-1 the land class, bits 2-3 the naval class.
+uint8_t open_terrain_class(const GameState& s, int player, int t) {
   const Tile& tile = s.tiles[t];
-  const Unit* other = s.unit_at(t);
-  if (!sees_tile(s, player, t) || (other && other->owner != player)) return 0;
+  if (!sees_tile(s, player, t)) return 0;
   const Player& p = s.players[player];
   int land = kBlocked, naval = kBlocked;
   switch (tile.terrain) {
@@ -41,9 +40,20 @@ uint8_t terrain_class(const GameState& s, int player, int t) {
   return uint8_t(land | (naval << 2));
 }
 
-// The class with zone of control: it turns any step into one that ends the move.
+// The class of a tile for `player`; a unit of another tribe blocks it.
+uint8_t terrain_class(const GameState& s, int player, int t) {
+  const Unit* other = s.unit_at(t);
+  return other && other->owner != player ? 0 : open_terrain_class(s, player, t);
+}
+
+// Bits of MoveContext::zoc.
+constexpr uint8_t kZoc = 1, kForeignUnit = 2;
+
+// The class with zone of control: it turns any step into one that ends the move. A
+// tile with a unit of another tribe (marked by prepare_moves) is blocked.
 uint8_t classify(const GameState& s, const MoveContext& ctx, int t) {
-  const uint8_t c = terrain_class(s, ctx.player, t);
+  if (ctx.zoc[t] & kForeignUnit) return 0;
+  const uint8_t c = open_terrain_class(s, ctx.player, t);
   if (!ctx.zoc[t]) return c;
   return uint8_t(((c & 3) ? kEndsMove : kBlocked) | (((c >> 2) ? kEndsMove : kBlocked) << 2));
 }
@@ -128,10 +138,16 @@ inline bool road_step_from(const GameState& s, const Unit& u, int from) {
   return owner < 0 || owner == u.owner;
 }
 
-// The general search for units near road links: Dijkstra over the window (the
-// queue is small, so the cheapest entry is found by a scan). The window (clipped
-// to the board) is stored with a one-cell frame whose `best` is 0, so the 8
-// neighbours need no bounds test (a step costs > 0).
+// The general search for units near road links: Dijkstra over the window with a
+// bucket queue (Dial). Every step costs at least half a step (a road step halves at
+// most once, to no less than kUnit / 2), so bucket b holds labels in
+// [b, b + 1) half-steps: when the lowest nonempty bucket is expanded, none of its labels can
+// still drop (an improvement would cost >= the bucket's floor + half a step), and every
+// push goes to a later bucket. The window (clipped to the board) is stored with a
+// one-cell frame whose `best` is 0, so the 8 neighbours need no bounds test (a step costs > 0).
+constexpr int kBucketWidth = kUnit / 2;                         // the cheapest step
+constexpr int kBuckets = (kMaxMov + 1) * kUnit / kBucketWidth;  // labels stay below (MOV + 1) steps
+
 int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size;
   const int mov = unit_movement(u) * kUnit;
@@ -144,64 +160,55 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   constexpr uint16_t kUnreached = 0xFFFF;  // movement values stay below (3 + 1) * 256
   constexpr int kFramed = (kWindow + 2) * (kWindow + 2);
   uint16_t best[kFramed];
-  uint8_t queued[kFramed];
+  // Per cell: the bucket it was last pushed to, kDone once expanded, kNone never pushed.
+  constexpr uint8_t kNone = 0xFF, kDone = 0xFE;
+  uint8_t state[kFramed];
   std::fill(best, best + cells, uint16_t(0));
   for (int x = 1; x <= x1 - x0 + 1; ++x) std::fill(best + x * w + 1, best + x * w + w - 1, kUnreached);
-  std::memset(queued, 0, size_t(cells));
+  std::memset(state, kNone, size_t(cells));
   const int cell_delta[8] = {-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1};
   const int tile_delta[8] = {-n - 1, -n, -n + 1, -1, 1, n - 1, n, n + 1};
   constexpr int kRowDelta[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, kColumnDelta[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-  int16_t queue_cell[kWindowCells], queue_tile[kWindowCells];
+  // A cell enters a bucket at most once (state), so each bucket holds at most every cell once.
+  int16_t bucket_cell[kBuckets][kFramed], bucket_tile[kBuckets][kFramed];
+  int bucket_size[kBuckets] = {};
   // Bit y - y0 of row x - x0: reached (the output, without a window scan). The start keeps best 0: never marked.
   uint32_t reached[kWindow] = {};
-  int head = 0, size = 0;
-  auto push = [&](int c, int t) {
-    if (queued[c]) return;
-    queued[c] = true;
-    int slot = head + size++;
-    if (slot >= kWindowCells) slot -= kWindowCells;
-    queue_cell[slot] = int16_t(c);
-    queue_tile[slot] = int16_t(t);
+  auto push = [&](int c, int t, int label) {
+    const int b = label / kBucketWidth;
+    if (state[c] == b) return;
+    state[c] = uint8_t(b);
+    bucket_cell[b][bucket_size[b]] = int16_t(c);
+    bucket_tile[b][bucket_size[b]++] = int16_t(t);
   };
   const int start = (ux - x0 + 1) * w + (uy - y0 + 1);
   best[start] = 0;
-  push(start, u.tile);
+  push(start, u.tile, 0);
   const bool naval = is_naval(u.type);
-  while (size > 0) {
-    // Lowest spent movement first (Dijkstra, as Tribes' Pathfinder): a tile is expanded only with its final
-    // cost. Expanding a costlier label first would be wrong here, not just slow: reaching a tile at exactly
-    // MOV stops the search there, so a stale higher label could reach tiles its final one cannot.
-    int best_slot = head;
-    for (int i = 1; i < size; ++i) {
-      int slot = head + i;
-      if (slot >= kWindowCells) slot -= kWindowCells;
-      if (best[queue_cell[slot]] < best[queue_cell[best_slot]]) best_slot = slot;
-    }
-    if (best_slot != head) {
-      std::swap(queue_cell[head], queue_cell[best_slot]);
-      std::swap(queue_tile[head], queue_tile[best_slot]);
-    }
-    const int c0 = queue_cell[head], from = queue_tile[head];
-    if (++head == kWindowCells) head = 0;
-    --size;
-    queued[c0] = false;
-    const int used = best[c0];
-    const Tile& src = s.tiles[from];
-    // Embarking or disembarking ends the move.
-    if (c0 != start && is_water(src.terrain) != naval) continue;
-    // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
-    if (used == mov) continue;
-    const bool road_from = road_step_from(s, u, from);
-    const int row0 = c0 / w - 1, column0 = c0 % w - 1;  // in the unframed window
-    for (int k = 0; k < 8; ++k) {
-      const int c = c0 + cell_delta[k];
-      if (best[c] <= used) continue;  // off the window, or already as cheap
-      const int step = step_cost(s, u, ctx, road_from, from + tile_delta[k], used, mov);
-      if (step < 0) continue;
-      if (used + step < best[c]) {
-        best[c] = uint16_t(used + step);
-        reached[row0 + kRowDelta[k]] |= 1u << (column0 + kColumnDelta[k]);
-        push(c, from + tile_delta[k]);
+  for (int b = 0; b < kBuckets; ++b) {
+    for (int i = 0; i < bucket_size[b]; ++i) {
+      const int c0 = bucket_cell[b][i], from = bucket_tile[b][i];
+      // Stale: the cell moved to a lower bucket (and was expanded there) or was already expanded here.
+      if (state[c0] != b) continue;
+      state[c0] = kDone;
+      const int used = best[c0];
+      const Tile& src = s.tiles[from];
+      // Embarking or disembarking ends the move.
+      if (c0 != start && is_water(src.terrain) != naval) continue;
+      // Tribes stops expanding a tile once the movement spent equals MOV exactly (even on a road).
+      if (used == mov) continue;
+      const bool road_from = road_step_from(s, u, from);
+      const int row0 = c0 / w - 1, column0 = c0 % w - 1;  // in the unframed window
+      for (int k = 0; k < 8; ++k) {
+        const int c = c0 + cell_delta[k];
+        if (best[c] <= used) continue;  // off the window, or already as cheap
+        const int step = step_cost(s, u, ctx, road_from, from + tile_delta[k], used, mov);
+        if (step < 0) continue;
+        if (used + step < best[c]) {
+          best[c] = uint16_t(used + step);
+          reached[row0 + kRowDelta[k]] |= 1u << (column0 + kColumnDelta[k]);
+          push(c, from + tile_delta[k], used + step);
+        }
       }
     }
   }
@@ -250,11 +257,22 @@ int reachable_mov1(const GameState& s, const Unit& u, const MoveContext& ctx, in
   return count;
 }
 
-bool road_link_within(const GameState& s, int tile, int radius) {
-  const int n = s.map_size, x0 = tile / n, y0 = tile % n;
+// Whether a road step can occur in the search. The first one starts on a tile expanded
+// after whole steps only: the start, or an ordinary step (a move-ending one spends all of
+// MOV) within MOV - 1 of it; from a road_step_from tile, onto a road-or-city neighbour
+// outside zone of control that the unit may enter (the discount's condition). When there is
+// none, no step is discounted and the layered search is exact.
+bool road_step_possible(const GameState& s, const Unit& u, const MoveContext& ctx, int radius) {
+  const int n = s.map_size, x0 = u.tile / n, y0 = u.tile % n;
   for (int x = std::max(0, x0 - radius); x <= std::min(n - 1, x0 + radius); ++x) {
     for (int y = std::max(0, y0 - radius); y <= std::min(n - 1, y0 + radius); ++y) {
-      if (s.tiles[x * n + y].road_link) return true;
+      const int t = x * n + y;
+      if (!road_step_from(s, u, t) || (t != u.tile && step_class(s, u, ctx, t) != kStep)) continue;
+      bool usable = false;
+      for_each_neighbour(s, t, [&](int nb) {
+        usable = usable || (!ctx.zoc[nb] && road_or_city(s.tiles[nb]) && step_class(s, u, ctx, nb) != kBlocked);
+      });
+      if (usable) return true;
     }
   }
   return false;
@@ -267,7 +285,11 @@ void prepare_moves(const GameState& s, int player, MoveContext& ctx) {
   std::fill(ctx.zoc, ctx.zoc + s.num_tiles, uint8_t(0));
   std::fill(ctx.step_class, ctx.step_class + s.num_tiles, uint8_t(0xFF));
   for (const Unit& u : s.units) {
-    if (u.alive() && u.owner != player) for_each_neighbour(s, u.tile, [&](int nb) { ctx.zoc[nb] = 1; });
+    if (!u.alive() || u.owner == player) continue;
+    for_each_neighbour(s, u.tile, [&](int nb) { ctx.zoc[nb] |= kZoc; });
+    // Blocked (read here, once, rather than through the tile's unit on classification); the
+    // class is 0 whatever else zoc says, so every test of zoc on a passable tile still means kZoc.
+    ctx.zoc[u.tile] |= kForeignUnit;
   }
 }
 
@@ -284,8 +306,7 @@ bool has_one_step_move(const GameState& s, const Unit& u) {
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
   const Unit& u = s.units[slot];
   if (unit_movement(u) == 1) return reachable_mov1(s, u, ctx, out);
-  // A road step starts on a road-link tile; one farther than MOV cannot be reached without one.
-  if (s.road_links > 0 && road_link_within(s, u.tile, unit_movement(u))) {
+  if (s.road_links > 0 && road_step_possible(s, u, ctx, unit_movement(u) - 1)) {
     return reachable_with_roads(s, u, ctx, out);
   }
   return reachable_by_layers(s, u, ctx, out);
