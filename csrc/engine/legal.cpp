@@ -404,7 +404,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       }
     }
   }
-  int16_t reach[kMaxReachable];
+  int16_t reach[kMaxReachable], free_tiles[kMaxReachable];
   MoveContext moves;
   bool moves_ready = false;
   for (int i = 0; i < num_units; ++i) {
@@ -413,9 +413,15 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     if (!can_move(s.units[slot])) continue;
     const int16_t* list = nullptr;
     const int count = unit_reach(s, slot, moves, moves_ready, cache, reach, &list);
+    // Own units are passable, not destinations: drop them without a branch (which tile holds one
+    // is not predictable), then emit the rest.
+    int num_free = 0;
     for (int j = 0; j < count; ++j) {
-      if (s.tiles[list[j]].unit < 0 && !emit(space.move(t, list[j]))) return;  // own units are passable, not destinations
+      free_tiles[num_free] = list[j];
+      num_free += s.tiles[list[j]].unit < 0;
     }
+    const int32_t base = space.move(t, 0);
+    for (int j = 0; j < num_free; ++j) if (!emit(base + free_tiles[j])) return;
   }
 }
 
@@ -425,7 +431,7 @@ int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cac
   int count = 0;
   for_each_legal(
       s,
-      [&](int32_t id) {
+      [&](int32_t id) __attribute__((always_inline)) {
         if (count < capacity) out[count] = id;
         ++count;
         return true;
@@ -448,10 +454,10 @@ bool only_end_turn(const GameState& s) {
   // Cheap witnesses of a second legal action first (the visitor's own tests).
   if (!s.game_over && s.pending_city < 0) {
     const int player = s.current_player;
+    if (affordable_techs(s, player, research_candidates(s.players[player]))) return false;
+    if (s.num_players > 1 && max_send_stars(s, player) > 0) return false;  // eliminated tribes included (RULES §10)
     for (int rel = 1; rel < s.num_players; ++rel) {
-      const int other = (player + rel) % s.num_players;
-      if (can_declare_war(s, player, other)) return false;
-      if (max_send_stars(s, player) > 0) return false;  // eliminated tribes included (RULES §10)
+      if (can_declare_war(s, player, (player + rel) % s.num_players)) return false;
     }
     // A unit that can step onto an empty neighbour has a legal move (no search needed).
     for (const Unit& u : s.units) {
