@@ -464,12 +464,18 @@ bool only_end_turn(const GameState& s) {
       if (u.alive() && u.owner == player && can_move(u) && has_one_step_move(s, u)) return false;
     }
   }
+  // The check runs after every action: a cache of its own keeps the territory scan and the searched
+  // reaches while the move epoch stays (epochs are process-unique, so any state may share it).
+  thread_local MoveCache cache;
   int count = 0;
   bool end_turn_legal = false;
-  for_each_legal(s, [&](int32_t id) {
-    if (id == 0) end_turn_legal = true;
-    return ++count < 2;
-  });
+  for_each_legal(
+      s,
+      [&](int32_t id) {
+        if (id == 0) end_turn_legal = true;
+        return ++count < 2;
+      },
+      &cache);
   return count == 1 && end_turn_legal;
 }
 

@@ -164,6 +164,9 @@ void reveal_area(GameState& s, int player, int tile, int radius) {
   uint64_t* row = &s.explored[std::size_t(player) * words];
   Player& p = s.players[player];
   const int explored_before = p.explored_count;
+  // Once the tribe has met every other tribe, meet() is a no-op: skip the unit and owner look-ups.
+  const uint32_t everyone = (1u << s.num_players) - 1;
+  const bool met_all = ((p.met | (1u << player)) & everyone) == everyone;
   for_each_in_radius(s, tile, radius, [&](int t) {
     uint64_t bit = uint64_t(1) << (t & 63);
     if (!(row[t >> 6] & bit)) {
@@ -171,6 +174,7 @@ void reveal_area(GameState& s, int player, int tile, int radius) {
       p.explored_count++;
       add_score(s, player, kRevealScore);
     }
+    if (met_all) return;
     const Unit* u = s.unit_at(t);
     if (u && u->owner != player) meet(s, player, u->owner);
     int owner = s.tile_owner(t);
