@@ -54,14 +54,15 @@ constexpr TechByteTable tech_byte_table(PerTech per_tech) {
 inline constexpr TechByteTable kTechChildren =
     tech_byte_table([](int t) { return t < kNumTechs ? kTechTree.children[t] : 0u; });
 inline uint32_t research_candidates(const Player& p) { return (kTechTree.roots | kTechChildren(p.techs)) & ~p.techs; }
-// Of `candidates`, the techs the player can pay for (tech_cost depends on the tier only; only the
-// tiers holding a candidate are priced).
+// Of `candidates`, the techs the player can pay for (tech_cost depends on the tier only and does not
+// fall with it: only the tiers holding a candidate are priced, up to the first one too dear).
 inline uint32_t affordable_techs(const GameState& s, int player, uint32_t candidates) {
   uint32_t bits = 0;
   for (int tier = 0; tier < TechTree::kMaxTier; ++tier) {
     const int example = kTechTree.tier_example[tier];
     if (example < 0 || !(candidates & kTechTree.tier_mask[tier])) continue;
-    if (s.players[player].stars >= tech_cost(s, player, example)) bits |= kTechTree.tier_mask[tier];
+    if (s.players[player].stars < tech_cost(s, player, example)) break;
+    bits |= kTechTree.tier_mask[tier];
   }
   return bits & candidates;
 }
