@@ -54,6 +54,14 @@ constexpr TechByteTable tech_byte_table(PerTech per_tech) {
 inline constexpr TechByteTable kTechChildren =
     tech_byte_table([](int t) { return t < kNumTechs ? kTechTree.children[t] : 0u; });
 inline uint32_t research_candidates(const Player& p) { return (kTechTree.roots | kTechChildren(p.techs)) & ~p.techs; }
+// Whether any research is affordable: the candidates' lowest tier is the cheapest.
+inline bool can_research_any(const GameState& s, int player) {
+  const uint32_t candidates = research_candidates(s.players[player]);
+  for (int tier = 0; tier < TechTree::kMaxTier; ++tier) {
+    if (candidates & kTechTree.tier_mask[tier]) return s.players[player].stars >= tech_cost(s, player, kTechTree.tier_example[tier]);
+  }
+  return false;
+}
 // Of `candidates`, the techs the player can pay for (tech_cost depends on the tier only and does not
 // fall with it: only the tiers holding a candidate are priced, up to the first one too dear).
 inline uint32_t affordable_techs(const GameState& s, int player, uint32_t candidates) {
@@ -455,7 +463,7 @@ bool only_end_turn(const GameState& s) {
   // Cheap witnesses of a second legal action first (the visitor's own tests).
   if (!s.game_over && s.pending_city < 0) {
     const int player = s.current_player;
-    if (affordable_techs(s, player, research_candidates(s.players[player]))) return false;
+    if (can_research_any(s, player)) return false;
     if (s.num_players > 1 && max_send_stars(s, player) > 0) return false;  // eliminated tribes included (RULES §10)
     for (int rel = 1; rel < s.num_players; ++rel) {
       if (can_declare_war(s, player, (player + rel) % s.num_players)) return false;
@@ -465,18 +473,12 @@ bool only_end_turn(const GameState& s) {
       if (u.alive() && u.owner == player && can_move(u) && has_one_step_move(s, u)) return false;
     }
   }
-  // The check runs after every action: a cache of its own keeps the territory scan and the searched
-  // reaches while the move epoch stays (epochs are process-unique, so any state may share it).
-  thread_local MoveCache cache;
   int count = 0;
   bool end_turn_legal = false;
-  for_each_legal(
-      s,
-      [&](int32_t id) {
-        if (id == 0) end_turn_legal = true;
-        return ++count < 2;
-      },
-      &cache);
+  for_each_legal(s, [&](int32_t id) {
+    if (id == 0) end_turn_legal = true;
+    return ++count < 2;
+  });
   return count == 1 && end_turn_legal;
 }
 
