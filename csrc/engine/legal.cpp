@@ -413,7 +413,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       }
     }
   }
-  int16_t reach[kMaxReachable], free_tiles[kMaxReachable];
+  int16_t reach[kMaxReachable];
   MoveContext moves;
   bool moves_ready = false;
   for (int i = 0; i < num_units; ++i) {
@@ -422,15 +422,10 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     if (!can_move(s.units[slot])) continue;
     const int16_t* list = nullptr;
     const int count = unit_reach(s, slot, moves, moves_ready, cache, reach, &list);
-    // Own units are passable, not destinations: drop them without a branch (which tile holds one
-    // is not predictable), then emit the rest.
-    int num_free = 0;
+    const int32_t base = space.move(t, 0);  // + destination
     for (int j = 0; j < count; ++j) {
-      free_tiles[num_free] = list[j];
-      num_free += s.tiles[list[j]].unit < 0;
+      if (s.tiles[list[j]].unit < 0 && !emit(base + list[j])) return;  // own units are passable, not destinations
     }
-    const int32_t base = space.move(t, 0);
-    for (int j = 0; j < num_free; ++j) if (!emit(base + free_tiles[j])) return;
   }
 }
 
