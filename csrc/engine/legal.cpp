@@ -54,14 +54,23 @@ constexpr TechByteTable tech_byte_table(PerTech per_tech) {
 inline constexpr TechByteTable kTechChildren =
     tech_byte_table([](int t) { return t < kNumTechs ? kTechTree.children[t] : 0u; });
 inline uint32_t research_candidates(const Player& p) { return (kTechTree.roots | kTechChildren(p.techs)) & ~p.techs; }
-// Of `candidates`, the techs the player can pay for (tech_cost depends on the tier only; only the
-// tiers holding a candidate are priced).
+// Whether any research is affordable: the candidates' lowest tier is the cheapest.
+inline bool can_research_any(const GameState& s, int player) {
+  const uint32_t candidates = research_candidates(s.players[player]);
+  for (int tier = 0; tier < TechTree::kMaxTier; ++tier) {
+    if (candidates & kTechTree.tier_mask[tier]) return s.players[player].stars >= tech_cost(s, player, kTechTree.tier_example[tier]);
+  }
+  return false;
+}
+// Of `candidates`, the techs the player can pay for (tech_cost depends on the tier only and does not
+// fall with it: only the tiers holding a candidate are priced, up to the first one too dear).
 inline uint32_t affordable_techs(const GameState& s, int player, uint32_t candidates) {
   uint32_t bits = 0;
   for (int tier = 0; tier < TechTree::kMaxTier; ++tier) {
     const int example = kTechTree.tier_example[tier];
     if (example < 0 || !(candidates & kTechTree.tier_mask[tier])) continue;
-    if (s.players[player].stars >= tech_cost(s, player, example)) bits |= kTechTree.tier_mask[tier];
+    if (s.players[player].stars < tech_cost(s, player, example)) break;
+    bits |= kTechTree.tier_mask[tier];
   }
   return bits & candidates;
 }
@@ -413,8 +422,9 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     if (!can_move(s.units[slot])) continue;
     const int16_t* list = nullptr;
     const int count = unit_reach(s, slot, moves, moves_ready, cache, reach, &list);
+    const int32_t base = space.move(t, 0);  // + destination
     for (int j = 0; j < count; ++j) {
-      if (s.tiles[list[j]].unit < 0 && !emit(space.move(t, list[j]))) return;  // own units are passable, not destinations
+      if (s.tiles[list[j]].unit < 0 && !emit(base + list[j])) return;  // own units are passable, not destinations
     }
   }
 }
@@ -425,7 +435,7 @@ int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cac
   int count = 0;
   for_each_legal(
       s,
-      [&](int32_t id) {
+      [&](int32_t id) __attribute__((always_inline)) {
         if (count < capacity) out[count] = id;
         ++count;
         return true;
@@ -448,10 +458,10 @@ bool only_end_turn(const GameState& s) {
   // Cheap witnesses of a second legal action first (the visitor's own tests).
   if (!s.game_over && s.pending_city < 0) {
     const int player = s.current_player;
+    if (can_research_any(s, player)) return false;
+    if (s.num_players > 1 && max_send_stars(s, player) > 0) return false;  // eliminated tribes included (RULES §10)
     for (int rel = 1; rel < s.num_players; ++rel) {
-      const int other = (player + rel) % s.num_players;
-      if (can_declare_war(s, player, other)) return false;
-      if (max_send_stars(s, player) > 0) return false;  // eliminated tribes included (RULES §10)
+      if (can_declare_war(s, player, (player + rel) % s.num_players)) return false;
     }
     // A unit that can step onto an empty neighbour has a legal move (no search needed).
     for (const Unit& u : s.units) {

@@ -58,11 +58,8 @@ void settle(GameState& s) {
   while (!s.game_over && s.auto_end_turn && s.pending_city < 0 && only_end_turn(s)) end_turn(s);
 }
 
-}  // namespace
-
-void apply_action(GameState& s, int32_t id, EventSink* sink) {
-  WorldEvent event;
-  if (sink) event = begin_event(s, id);
+// The action itself and its sightings, before the event is finished and the turn settled.
+void apply_unsettled(GameState& s, int32_t id) {
   const Action a = action_space(s).decode(id);
   const int player = s.current_player;
   switch (a.block) {
@@ -86,9 +83,18 @@ void apply_action(GameState& s, int32_t id, EventSink* sink) {
   }
   s.actions_applied++;
   note_new_sightings(s);
-  if (sink) {
+}
+
+}  // namespace
+
+void apply_action(GameState& s, int32_t id, EventSink* sink) {
+  if (sink) {  // a WorldEvent is large: built only for a sink
+    WorldEvent event = begin_event(s, id);
+    apply_unsettled(s, id);
     finish_event(s, event);
     sink->on_event(s, event);
+  } else {
+    apply_unsettled(s, id);
   }
   settle(s);
 }

@@ -163,20 +163,37 @@ void reveal_area(GameState& s, int player, int tile, int radius) {
   const int words = s.explored_words();
   uint64_t* row = &s.explored[std::size_t(player) * words];
   Player& p = s.players[player];
-  const int explored_before = p.explored_count;
-  for_each_in_radius(s, tile, radius, [&](int t) {
-    uint64_t bit = uint64_t(1) << (t & 63);
-    if (!(row[t >> 6] & bit)) {
-      row[t >> 6] |= bit;
-      p.explored_count++;
-      add_score(s, player, kRevealScore);
+  // The area's explored bits a board row at a time (a row's run spans at most two words).
+  const int n = s.map_size, x = tile / n, y = tile % n;
+  const int x0 = std::max(x - radius, 0), x1 = std::min(x + radius, n - 1);
+  const int y0 = std::max(y - radius, 0), len = std::min(y + radius, n - 1) - y0 + 1;
+  int revealed = 0;
+  for (int tx = x0; tx <= x1; ++tx) {
+    const int lo = tx * n + y0, w = lo >> 6, b = lo & 63;
+    const uint64_t run = len >= 64 ? ~uint64_t(0) : (uint64_t(1) << len) - 1;
+    const uint64_t low = run << b;
+    revealed += __builtin_popcountll(low & ~row[w]);
+    row[w] |= low;
+    if (b + len > 64) {
+      const uint64_t high = run >> (64 - b);
+      revealed += __builtin_popcountll(high & ~row[w + 1]);
+      row[w + 1] |= high;
     }
-    const Unit* u = s.unit_at(t);
-    if (u && u->owner != player) meet(s, player, u->owner);
-    int owner = s.tile_owner(t);
-    if (owner >= 0 && owner != player) meet(s, player, owner);
-  });
-  if (p.explored_count != explored_before) {
+  }
+  p.explored_count += revealed;
+  add_score(s, player, revealed * kRevealScore);
+  // Meeting reads neither the explored bits nor the score: it may follow them. Once the tribe has
+  // met every other tribe, meet() is a no-op and the look-ups are skipped.
+  const uint32_t everyone = (1u << s.num_players) - 1;
+  if (((p.met | (1u << player)) & everyone) != everyone) {
+    for_each_in_radius(s, tile, radius, [&](int t) {
+      const Unit* u = s.unit_at(t);
+      if (u && u->owner != player) meet(s, player, u->owner);
+      int owner = s.tile_owner(t);
+      if (owner >= 0 && owner != player) meet(s, player, owner);
+    });
+  }
+  if (revealed) {
     touch_moves(s);
     s.sightings.players = uint16_t(s.sightings.players | (1u << player));
   }
