@@ -61,7 +61,10 @@ def test_reference_agrees_on_a_fresh_game():
     assert list(env._game.legal_actions_reference()) == list(env.legal_actions())
 
 
-def random_road_board(rng, full: bool) -> GameEnv:
+MOVEMENT_ONE_MIX = ("warrior", "mind_bender", "defender", "rider")
+
+
+def random_road_board(rng, full: bool, units=MOVEMENT_ONE_MIX) -> GameEnv:
     """A small blank board dense with the cases of movement-1 reach: roads on plains and forests
     (half-step road steps, forest roads that end the move), mountains, ports on shallow water,
     cities of both tribes (Mind Benders never enter the other's), the other tribe's units (zone
@@ -98,7 +101,7 @@ def random_road_board(rng, full: bool) -> GameEnv:
             env.set_road(t)
     rng.shuffle(free)
     for i, t in enumerate(free[:int(rng.integers(4, 14))]):
-        unit = ("warrior", "mind_bender", "defender", "rider")[int(rng.integers(4))]
+        unit = units[int(rng.integers(len(units)))]
         env.place_unit(0 if i % 3 else 1, unit, t)
     if not full:
         env.reveal(0, [t for t in range(n * n) if rng.random() < 0.8])
@@ -113,6 +116,21 @@ def test_movement_one_reach_on_road_boards(full):
     moves = 0
     for _ in range(150):
         env = random_road_board(rng, full)
+        legal = list(env.legal_actions())
+        assert list(env._game.legal_actions_reference()) == legal
+        moves += len(legal)
+    assert moves > 1000
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_movement_two_three_reach_on_road_boards(full):
+    """Riders and knights (the road Dijkstra with its bucket queue, and the pre-test that sends
+    units with no usable road step to the layered search) on the same road-dense boards."""
+    import numpy as np
+    rng = np.random.default_rng(21 if full else 22)
+    moves = 0
+    for _ in range(150):
+        env = random_road_board(rng, full, units=("rider", "knight", "knight", "warrior", "mind_bender"))
         legal = list(env.legal_actions())
         assert list(env._game.legal_actions_reference()) == legal
         moves += len(legal)

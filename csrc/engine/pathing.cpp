@@ -58,16 +58,24 @@ uint8_t classify(const GameState& s, const MoveContext& ctx, int t) {
   return uint8_t(((c & 3) ? kEndsMove : kBlocked) | (((c >> 2) ? kEndsMove : kBlocked) << 2));
 }
 
+// What the searches read of the moving unit, held by value (in registers: the memo
+// writes through uint8_t pointers would otherwise force reloads of the unit's fields).
+struct Mover {
+  int tile, owner, mov;
+  bool naval, mind_bender;
+};
+inline Mover mover_of(const Unit& u) { return {u.tile, u.owner, unit_movement(u), is_naval(u.type), u.type == kMindBender}; }
+
 // The unit's class of a tile from its terrain class (Mind Benders never enter enemy cities).
-inline int unit_class(const GameState& s, const Unit& u, uint8_t cls, int to) {
-  if (is_naval(u.type)) return cls >> 2;
+inline int unit_class(const GameState& s, Mover u, uint8_t cls, int to) {
+  if (u.naval) return cls >> 2;
   const int c = cls & 3;
-  if (c && u.type == kMindBender && s.tiles[to].terrain == kCity && s.tile_owner(to) != u.owner) return kBlocked;
+  if (c && u.mind_bender && s.tiles[to].terrain == kCity && s.tile_owner(to) != u.owner) return kBlocked;
   return c;
 }
 
 // The class of stepping onto `to` for this unit.
-inline int step_class(const GameState& s, const Unit& u, const MoveContext& ctx, int to) {
+inline int step_class(const GameState& s, Mover u, const MoveContext& ctx, int to) {
   uint8_t& memo = ctx.step_class[to];
   if (memo == 0xFF) memo = classify(s, ctx, to);
   return unit_class(s, u, memo, to);
@@ -75,8 +83,8 @@ inline int step_class(const GameState& s, const Unit& u, const MoveContext& ctx,
 
 // Without road steps every step costs 1 or "all remaining movement", so the
 // search is breadth-first by layers; a move-ending tile costs MOV.
-int reachable_by_layers(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
-  const int n = s.map_size, mov = unit_movement(u);
+int reachable_by_layers(const GameState& s, Mover u, const MoveContext& ctx, int16_t* out) {
+  const int n = s.map_size, mov = u.mov;
   const int window = 2 * mov + 1;
   const int ux = u.tile / n, uy = u.tile % n;
   int8_t cost[(2 * kMaxMov + 1) * (2 * kMaxMov + 1)];
@@ -119,7 +127,7 @@ constexpr int kUnit = 256;
 
 // Cost of a step with `used` movement spent, or -1 (§6 table, road rule and floor test).
 // `road_from`: a road step may start on `from` (road_step_from).
-inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, bool road_from, int to, int used,
+inline int step_cost(const GameState& s, Mover u, const MoveContext& ctx, bool road_from, int to, int used,
                      int mov) {
   const int cls = step_class(s, u, ctx, to);
   if (cls == kBlocked) return -1;
@@ -132,7 +140,7 @@ inline int step_cost(const GameState& s, const Unit& u, const MoveContext& ctx, 
   return cost;
 }
 // A road step may start on `from`: a road link outside another tribe's territory.
-inline bool road_step_from(const GameState& s, const Unit& u, int from) {
+inline bool road_step_from(const GameState& s, Mover u, int from) {
   if (!s.tiles[from].road_link) return false;
   const int owner = s.tile_owner(from);
   return owner < 0 || owner == u.owner;
@@ -148,10 +156,10 @@ inline bool road_step_from(const GameState& s, const Unit& u, int from) {
 constexpr int kBucketWidth = kUnit / 2;                         // the cheapest step
 constexpr int kBuckets = (kMaxMov + 1) * kUnit / kBucketWidth;  // labels stay below (MOV + 1) steps
 
-int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
+int reachable_with_roads(const GameState& s, Mover u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size;
-  const int mov = unit_movement(u) * kUnit;
-  const int reach = 2 * unit_movement(u) + 1;
+  const int mov = u.mov * kUnit;
+  const int reach = 2 * u.mov + 1;
   const int ux = u.tile / n, uy = u.tile % n;
   const int x0 = std::max(ux - reach, 0), x1 = std::min(ux + reach, n - 1);
   const int y0 = std::max(uy - reach, 0), y1 = std::min(uy + reach, n - 1);
@@ -184,7 +192,7 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
   const int start = (ux - x0 + 1) * w + (uy - y0 + 1);
   best[start] = 0;
   push(start, u.tile, 0);
-  const bool naval = is_naval(u.type);
+  const bool naval = u.naval;
   for (int b = 0; b < kBuckets; ++b) {
     for (int i = 0; i < bucket_size[b]; ++i) {
       const int c0 = bucket_cell[b][i], from = bucket_tile[b][i];
@@ -225,11 +233,11 @@ int reachable_with_roads(const GameState& s, const Unit& u, const MoveContext& c
 // unit neither embarks nor disembarks) is expanded, and from half a step spent every step that
 // is not blocked fits (it costs at most one step: 1.5 < MOV + 1). So the reach is the open
 // neighbours, plus the open neighbours of the half-step tiles: nothing wider than radius 2.
-int reachable_mov1(const GameState& s, const Unit& u, const MoveContext& ctx, int16_t* out) {
+int reachable_mov1(const GameState& s, Mover u, const MoveContext& ctx, int16_t* out) {
   const int n = s.map_size, ux = u.tile / n, uy = u.tile % n;
   uint32_t rows[5] = {};  // bit dy + 2 of rows[dx + 2]: (ux + dx, uy + dy) reached
   const bool road_from = s.road_links > 0 && road_step_from(s, u, u.tile);
-  const bool naval = is_naval(u.type);
+  const bool naval = u.naval;
   const int x0 = std::max(ux - 1, 0), x1 = std::min(ux + 1, n - 1);
   const int y0 = std::max(uy - 1, 0), y1 = std::min(uy + 1, n - 1);
   for (int x = x0; x <= x1; ++x) {
@@ -262,7 +270,7 @@ int reachable_mov1(const GameState& s, const Unit& u, const MoveContext& ctx, in
 // MOV) within MOV - 1 of it; from a road_step_from tile, onto a road-or-city neighbour
 // outside zone of control that the unit may enter (the discount's condition). When there is
 // none, no step is discounted and the layered search is exact.
-bool road_step_possible(const GameState& s, const Unit& u, const MoveContext& ctx, int radius) {
+bool road_step_possible(const GameState& s, Mover u, const MoveContext& ctx, int radius) {
   const int n = s.map_size, x0 = u.tile / n, y0 = u.tile % n;
   for (int x = std::max(0, x0 - radius); x <= std::min(n - 1, x0 + radius); ++x) {
     for (int y = std::max(0, y0 - radius); y <= std::min(n - 1, y0 + radius); ++y) {
@@ -293,7 +301,8 @@ void prepare_moves(const GameState& s, int player, MoveContext& ctx) {
   }
 }
 
-bool has_one_step_move(const GameState& s, const Unit& u) {
+bool has_one_step_move(const GameState& s, const Unit& unit) {
+  const Mover u = mover_of(unit);
   // A first step onto a tile that is not blocked always fits (it costs 1 or MOV, both within MOV + 1),
   // and the start tile is expanded even when the unit is about to embark or disembark.
   bool found = false;
@@ -304,9 +313,9 @@ bool has_one_step_move(const GameState& s, const Unit& u) {
 }
 
 int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
-  const Unit& u = s.units[slot];
-  if (unit_movement(u) == 1) return reachable_mov1(s, u, ctx, out);
-  if (s.road_links > 0 && road_step_possible(s, u, ctx, unit_movement(u) - 1)) {
+  const Mover u = mover_of(s.units[slot]);
+  if (u.mov == 1) return reachable_mov1(s, u, ctx, out);
+  if (s.road_links > 0 && road_step_possible(s, u, ctx, u.mov - 1)) {
     return reachable_with_roads(s, u, ctx, out);
   }
   return reachable_by_layers(s, u, ctx, out);
@@ -319,9 +328,9 @@ namespace polyenv {
 // The same rule (step_cost) searched over the whole board without a window or
 // a frame: the plain reference that legal_actions_reference checks the fast searches against.
 int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& ctx, int16_t* out) {
-  const Unit& u = s.units[slot];
-  const int n = s.map_size, mov = unit_movement(u) * kUnit;
-  const bool naval = is_naval(u.type);
+  const Mover u = mover_of(s.units[slot]);
+  const int n = s.map_size, mov = u.mov * kUnit;
+  const bool naval = u.naval;
   uint16_t best[kMaxTiles];
   uint8_t queued[kMaxTiles] = {};
   int16_t queue[kMaxTiles];
