@@ -152,13 +152,15 @@ def main() -> None:
                   f"{clone['assign_ns']:>8.0f} {clone['construct_ns']:>7.0f} {copy_speedup:>6.1f}x "
                   f"{clone['py_clone_us']:>11.1f}")
             if full_obs:
-                summary.append(f"{name} {fmt(play['actions_per_s'])} act/s ({speedup:.1f}x Java)")
+                summary.append(f"{name} {fmt(play['actions_per_s'])} act/s ({speedup:.1f}x a recorded Java figure)")
         print(f"{'Java':<10} {'full':<5} {'':>6} {'':>9} {fmt(java['actions_per_s']):>11} {'1.0x':>7} {'':>8} "
               f"{java['legal_mean']:>10.1f} {java['legal_p95']:>5} {java['legal_max']:>5} {'':>8} "
               f"{JAVA_COPY_US[name] * 1000:>7.0f} {'1.0x':>7} {'':>11}")
         print()
     print("copy ns = native copy-assign into a reused state; new ns = native copy-construct (Java's copy() "
           "allocates); x Java for the copy compares new ns with GameState.copy.")
+    print("x Java divides by the Java figures recorded on another day (machines vary by 1.5x from day to day):"
+          " an orientation, not a reference; benchmarks/engine_vs_java.py runs Java side by side.")
     journal = measure_journal(per_config / 2)
     print(f"event journal (11x11 2p, fog): off {fmt(journal['off'])} act/s, on {fmt(journal['on'])} act/s, "
           f"on/off {journal['on'] / journal['off']:.2f}")
