@@ -54,46 +54,80 @@ inline int32_t visible_resource(const Player& p, int r) {
   }
 }
 
-// One explored tile's token (`code`: owner_code by owner + 1).
-void encode_tile(const GameState& s, int observer, const Player& me, const int32_t* code, int tile, int32_t* o) {
+// The columns from kColCityOwner on of a tile with neither a city centre nor a unit (most
+// tiles): written as one block, then overwritten where a city or a unit stands.
+constexpr int kTailCols = kMapTokenFeatures - kColCityOwner;
+static_assert(kColUnitOwner == kColCityProduction + 1 && kColUnitHomeCityTile == kMapTokenFeatures - 1);
+inline constexpr std::array<int32_t, kTailCols> kEmptyTail = [] {
+  std::array<int32_t, kTailCols> t{};
+  for (int col : {kColCityLevel, kColCityPopulation, kColCityProduction, kColUnitType, kColUnitHp, kColUnitMaxHp,
+                  kColUnitStatus, kColUnitKills, kColUnitCarriedType, kColObservedUnitId, kColUnitHomeCityTile}) {
+    t[size_t(col - kColCityOwner)] = -1;  // the owner, flags columns stay 0
+  }
+  return t;
+}();
+
+// What one call's tokens share, computed once: the observer's view of each resource and
+// of each city's territory (its relative owner, and its centre tile when the observer sees it).
+struct TokenView {
+  const GameState& s;
+  int observer;
+  std::array<int32_t, kMaxPlayers + 1> code;                // owner_code by owner + 1
+  std::array<int32_t, kNumResourceKeys + 1> resource;       // visible_resource by resource + 1
+  std::array<int32_t, kMaxMapSize * kMaxMapSize> territory_code, territory_tile;  // by city (cities.size() set)
+
+  TokenView(const GameState& state, int obs) : s(state), observer(obs) {
+    code[0] = 0;
+    for (int p = 0; p < s.num_players; ++p) code[size_t(p) + 1] = owner_code(s, observer, p);
+    const Player& me = s.players[observer];
+    for (int r = -1; r < kNumResourceKeys; ++r) resource[size_t(r + 1)] = visible_resource(me, r);
+    for (size_t c = 0; c < s.cities.size(); ++c) {
+      territory_code[c] = code[size_t(s.cities[c].owner + 1)];
+      territory_tile[c] = sees_tile(s, observer, s.cities[c].tile) ? s.cities[c].tile : -1;
+    }
+  }
+};
+
+// One explored tile's token.
+void encode_tile(const TokenView& v, int tile, int32_t* __restrict o) {
+  const GameState& s = v.s;
   const Tile& t = s.tiles[tile];
   o[kColExplored] = 1;
   o[kColTerrain] = t.terrain;
-  o[kColResource] = visible_resource(me, t.resource);
+  o[kColResource] = v.resource[size_t(t.resource + 1)];
   o[kColBuilding] = t.building;
   o[kColBuildingLevel] = is_temple(t.building) ? t.building_level : 0;
   o[kColRoad] = t.road ? 1 : 0;
+  std::memcpy(o + kColCityOwner, kEmptyTail.data(), sizeof kEmptyTail);
 
   // Territory and the city centred on this tile (a centre belongs to its own city).
-  const City* territory = t.city >= 0 ? &s.cities[t.city] : nullptr;
-  o[kColTerritoryOwner] = territory ? code[size_t(territory->owner + 1)] : 0;
-  o[kColTerritoryCityTile] = territory && sees_tile(s, observer, territory->tile) ? territory->tile : -1;
-  const City* c = (territory && territory->tile == tile) ? territory : nullptr;
-  if (c) {
-    const bool own = c->owner == observer;
-    o[kColCityOwner] = code[size_t(c->owner + 1)];
-    o[kColCityLevel] = c->level;
-    o[kColCityPopulation] = own ? c->population : -1;
-    int32_t flags = 0;
-    if (c->capital()) flags |= kTokCapital;
-    if (c->walls()) flags |= kTokWalls;
-    if (c->workshops > 0) flags |= kTokWorkshop;
-    if (c->parks > 0) flags |= kTokPark;
-    if (own && c->connected) flags |= kTokConnected;
-    o[kColCityFlags] = flags;
-    o[kColCityProduction] = own ? city_production(s, t.city) : -1;
+  if (t.city < 0) {
+    o[kColTerritoryOwner] = 0;
+    o[kColTerritoryCityTile] = -1;
   } else {
-    o[kColCityOwner] = 0;
-    o[kColCityLevel] = -1;
-    o[kColCityPopulation] = -1;
-    o[kColCityFlags] = 0;
-    o[kColCityProduction] = -1;
+    o[kColTerritoryOwner] = v.territory_code[size_t(t.city)];
+    o[kColTerritoryCityTile] = v.territory_tile[size_t(t.city)];
+    const City& c = s.cities[t.city];
+    if (c.tile == tile) {
+      const bool own = c.owner == v.observer;
+      o[kColCityOwner] = v.territory_code[size_t(t.city)];
+      o[kColCityLevel] = c.level;
+      o[kColCityPopulation] = own ? c.population : -1;
+      int32_t flags = 0;
+      if (c.capital()) flags |= kTokCapital;
+      if (c.walls()) flags |= kTokWalls;
+      if (c.workshops > 0) flags |= kTokWorkshop;
+      if (c.parks > 0) flags |= kTokPark;
+      if (own && c.connected) flags |= kTokConnected;
+      o[kColCityFlags] = flags;
+      o[kColCityProduction] = own ? city_production(s, t.city) : -1;
+    }
   }
 
   const Unit* u = s.unit_at(tile);
   if (u && u->alive()) {
-    const bool own = u->owner == observer;
-    o[kColUnitOwner] = code[size_t(u->owner + 1)];
+    const bool own = u->owner == v.observer;
+    o[kColUnitOwner] = v.code[size_t(u->owner + 1)];
     o[kColUnitType] = u->type;
     o[kColUnitHp] = u->hp;
     o[kColUnitMaxHp] = u->max_hp;
@@ -101,19 +135,8 @@ void encode_tile(const GameState& s, int observer, const Player& me, const int32
     o[kColUnitFlags] = u->veteran ? kTokVeteran : 0;
     o[kColUnitKills] = own ? u->kills : -1;
     o[kColUnitCarriedType] = is_naval(u->type) ? u->land_type : -1;
-    o[kColObservedUnitId] = observed_unit_id(s, observer, t.unit);
+    o[kColObservedUnitId] = observed_unit_id(s, v.observer, t.unit);
     o[kColUnitHomeCityTile] = (own && u->home_city >= 0) ? s.cities[u->home_city].tile : -1;
-  } else {
-    o[kColUnitOwner] = 0;
-    o[kColUnitType] = -1;
-    o[kColUnitHp] = -1;
-    o[kColUnitMaxHp] = -1;
-    o[kColUnitStatus] = -1;
-    o[kColUnitFlags] = 0;
-    o[kColUnitKills] = -1;
-    o[kColUnitCarriedType] = -1;
-    o[kColObservedUnitId] = -1;
-    o[kColUnitHomeCityTile] = -1;
   }
 }
 
@@ -121,15 +144,11 @@ void encode_tile(const GameState& s, int observer, const Player& me, const int32
 
 void encode_map_tokens(const GameState& s, int observer, int32_t* out, uint64_t* zero_tiles) {
   const int n = s.num_tiles;
-  const Player& me = s.players[observer];
-  // owner_code of every owner (index owner + 1), once per call instead of a modulo per tile.
-  std::array<int32_t, kMaxPlayers + 1> code;
-  code[0] = 0;
-  for (int p = 0; p < s.num_players; ++p) code[size_t(p) + 1] = owner_code(s, observer, p);
+  const TokenView view(s, observer);
   auto token = [&](int tile) { return out + size_t(tile) * kMapTokenFeatures; };
   const int words = s.explored_words();
   if (s.full_observability) {
-    for (int tile = 0; tile < n; ++tile) encode_tile(s, observer, me, code.data(), tile, token(tile));
+    for (int tile = 0; tile < n; ++tile) encode_tile(view, tile, token(tile));
     if (zero_tiles) std::fill(zero_tiles, zero_tiles + words, uint64_t(0));
     return;
   }
@@ -151,7 +170,7 @@ void encode_map_tokens(const GameState& s, int observer, int32_t* out, uint64_t*
     }
     for (uint64_t m = seen; m; m &= m - 1) {
       const int tile = 64 * w + std::countr_zero(m);
-      encode_tile(s, observer, me, code.data(), tile, token(tile));
+      encode_tile(view, tile, token(tile));
     }
     if (zero_tiles) zero_tiles[w] = ~seen & valid;  // the tiles left all zero
   }
