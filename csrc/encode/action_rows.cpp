@@ -153,21 +153,23 @@ void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_
   const int tiles = s.num_tiles;
   const int32_t stars = s.players[observer].stars;
   int source = -1;
+  int32_t source_base = 0, source_end = 0;  // the move ids of `source`: [source_base, source_end)
   int32_t unit = -1;
   for (int i = 0; i < rows; ++i) {
     int32_t* f = features + size_t(i) * kActionFeatures;
     uint8_t* m = arg_mask + size_t(i) * kActionArgFeatures;
     const int32_t id = action_id[i];
     if (id >= first_move) {
-      const int from = (id - first_move) / tiles;
-      if (from != source) {
-        source = from;
+      if (id >= source_end || id < source_base) {  // a new source: one division per unit, not per row
+        source = (id - first_move) / tiles;
+        source_base = first_move + source * tiles;
+        source_end = source_base + tiles;
         unit = acting_unit_id(s, observer, source);
       }
       for (int j = 0; j < kActionFeatures; ++j) f[j] = -1;
       f[kFType] = kMoveKind;
       f[kFSource] = source;
-      f[kFTarget] = (id - first_move) % tiles;
+      f[kFTarget] = id - source_base;
       f[kFUnitId] = unit;
       f[kFPopulation] = 0;
       f[kFCost] = 0;
