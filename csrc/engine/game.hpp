@@ -107,6 +107,11 @@ struct EventSink;  // events.hpp
 // automatically while End Turn is the current player's only legal action.
 // With a sink, the action's WorldEvent is delivered to it (events.hpp).
 void apply_action(GameState& s, int32_t id, EventSink* sink = nullptr);
+// apply_action followed by legal_actions(s, out, capacity, cache) (capacity >= 1), returning
+// the list's length: the automatic End Turn reads that list instead of testing only_end_turn
+// first. The same states and list as the two calls.
+int apply_action_and_list(GameState& s, int32_t id, int32_t* out, int capacity, MoveCache* cache,
+                          EventSink* sink = nullptr);
 
 inline ActionSpace action_space(const GameState& s) { return ActionSpace(s.map_size, s.num_players); }
 

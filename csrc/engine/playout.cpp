@@ -23,6 +23,16 @@ int fill_legal(const GameState& s, std::vector<int32_t>& legal, MoveCache* moves
   return total;
 }
 
+// apply_action then the whole legal list into `legal` (grown when too small); returns its length.
+int apply_and_fill(GameState& s, int32_t id, std::vector<int32_t>& legal, MoveCache* moves, EventSink* sink) {
+  int total = apply_action_and_list(s, id, legal.data(), int(legal.size()), moves, sink);
+  if (total > int(legal.size())) {
+    legal.resize(size_t(total) * 2);
+    total = legal_actions(s, legal.data(), int(legal.size()), moves);
+  }
+  return total;
+}
+
 Rng playout_rng(uint64_t seed) {
   Rng rng;
   rng.seed(seed, 0x9E37);
@@ -35,10 +45,11 @@ int random_playout(GameState& s, uint64_t seed, int max_actions, std::vector<int
                    EventSink* sink, std::vector<int32_t>* counts) {
   Rng rng = playout_rng(seed);
   int applied = 0;
+  if (s.game_over || max_actions == 0) return 0;
+  int total = fill_legal(s, legal, moves);
   while (!s.game_over && (max_actions < 0 || applied < max_actions)) {
-    const int total = fill_legal(s, legal, moves);
     if (counts) counts->push_back(total);
-    apply_action(s, legal[rng.below(uint32_t(total))], sink);
+    total = apply_and_fill(s, legal[rng.below(uint32_t(total))], legal, moves, sink);
     ++applied;
   }
   return applied;
@@ -46,7 +57,7 @@ int random_playout(GameState& s, uint64_t seed, int max_actions, std::vector<int
 
 int checked_playout(GameState& s, uint64_t seed, int max_actions, std::vector<int32_t>& legal, MoveCache* moves) {
   Rng rng = playout_rng(seed);
-  std::vector<int32_t> reference, uncached;
+  std::vector<int32_t> reference, uncached, fused(4096);
   int checked = 0;
   while (!s.game_over && (max_actions < 0 || checked < max_actions)) {
     const int total = fill_legal(s, legal, moves);
@@ -71,12 +82,20 @@ int checked_playout(GameState& s, uint64_t seed, int max_actions, std::vector<in
     // the candidates of s.sightings) must reach the same state, and every invariant must hold.
     GameState full = s;
     full.sightings.all = 1;
+    // s takes the fused call (the production playout's): its list must be the settled state's.
     const int32_t id = legal[rng.below(uint32_t(total))];
-    apply_action(s, id);
+    const int fused_total = apply_action_and_list(s, id, fused.data(), int(fused.size()), moves);
     apply_action(full, id);
     if (!(s == full)) {
       throw std::runtime_error("observed unit ids after action " + std::to_string(s.actions_applied) +
-                               " differ from a check of every unit");
+                               " differ from a check of every unit, or apply_action_and_list from apply_action");
+    }
+    uncached.resize(size_t(legal_actions(s, nullptr, 0)));
+    legal_actions(s, uncached.data(), int(uncached.size()));
+    const int shown = std::min(fused_total, int(fused.size()));
+    if (fused_total != int(uncached.size()) || !std::equal(fused.begin(), fused.begin() + shown, uncached.begin())) {
+      throw std::runtime_error("apply_action_and_list's list after action " + std::to_string(s.actions_applied) +
+                               " differs from legal_actions");
     }
     if (std::string problem = check_invariants(s); !problem.empty()) {
       throw std::runtime_error("invariant broken after action " + std::to_string(s.actions_applied) + ": " + problem);

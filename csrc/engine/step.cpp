@@ -87,7 +87,9 @@ void apply_unsettled(GameState& s, int32_t id) {
 
 }  // namespace
 
-void apply_action(GameState& s, int32_t id, EventSink* sink) {
+namespace {
+
+void apply_with_event(GameState& s, int32_t id, EventSink* sink) {
   if (sink) {  // a WorldEvent is large: built only for a sink
     WorldEvent event = begin_event(s, id);
     apply_unsettled(s, id);
@@ -96,7 +98,26 @@ void apply_action(GameState& s, int32_t id, EventSink* sink) {
   } else {
     apply_unsettled(s, id);
   }
+}
+
+}  // namespace
+
+void apply_action(GameState& s, int32_t id, EventSink* sink) {
+  apply_with_event(s, id, sink);
   settle(s);
+}
+
+int apply_action_and_list(GameState& s, int32_t id, int32_t* out, int capacity, MoveCache* cache, EventSink* sink) {
+  apply_with_event(s, id, sink);
+  // settle(), with only_end_turn read off the list the caller needs anyway: the same
+  // conditions in the same order, so the same states as apply_action then legal_actions.
+  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+  for (;;) {
+    const int total = legal_actions(s, out, capacity, cache);
+    const bool only_end_turn = total == 1 && out[0] == 0;  // for_each_legal's order: End Turn first
+    if (s.game_over || !s.auto_end_turn || s.pending_city >= 0 || !only_end_turn) return total;
+    end_turn(s);
+  }
 }
 
 void settle_turn(GameState& s) { settle(s); }

@@ -29,8 +29,8 @@ int main(int argc, char** argv) {
   auto t0 = std::chrono::steady_clock::now();
   for (int g = 0; g < games; ++g) {
     new_game(s, cfg, uint64_t(g));
+    int n = legal_actions(s, legal.data(), int(legal.size()), cached ? &cache : nullptr);
     while (!s.game_over) {
-      int n = legal_actions(s, legal.data(), int(legal.size()), cached ? &cache : nullptr);
       if (check) {
         int m = legal_actions(s, fresh.data(), int(fresh.size()));
         if (m != n || !std::equal(legal.begin(), legal.begin() + n, fresh.begin())) {
@@ -39,7 +39,9 @@ int main(int argc, char** argv) {
         }
       }
       decisions_sum += n;
-      apply_action(s, legal[rng.below(uint32_t(n))]);
+      // As random_playout: the action, the automatic End Turn and the next list in one call.
+      n = apply_action_and_list(s, legal[rng.below(uint32_t(n))], legal.data(), int(legal.size()),
+                                cached ? &cache : nullptr);
       ++actions;
     }
   }
