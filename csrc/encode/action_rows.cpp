@@ -197,8 +197,12 @@ void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_
 }
 
 ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_actions, MoveCache* cache) {
+  return canonical_prefix(s, action_id, max_actions, legal_actions(s, action_id, max_actions, cache));
+}
+
+ActionRows canonical_prefix(const GameState& s, int32_t* action_id, int max_actions, int total) {
   ActionRows r;
-  r.total = legal_actions(s, action_id, max_actions, cache);
+  r.total = total;
   r.rows = std::min(r.total, max_actions);
   r.truncated = r.total > max_actions;
   // Canonical order is ascending, so a legal EndTurn (id 0) is row 0 of any
@@ -209,12 +213,13 @@ ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_
 
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
-                              MoveCache* cache, int zero_from) {
+                              MoveCache* cache, int zero_from, int listed) {
   ActionRows r;
   if (max_actions < 0) max_actions = 0;
   if (!s.game_over && observer == s.current_player) {
-    // Enumerate straight into the caller's id buffer: no scratch memory.
-    r = canonical_action_ids(s, action_id, max_actions, cache);
+    // Enumerate straight into the caller's id buffer (no scratch memory), unless the ids are there.
+    r = listed >= 0 ? canonical_prefix(s, action_id, max_actions, listed)
+                    : canonical_action_ids(s, action_id, max_actions, cache);
     encode_listed_rows(s, observer, r.rows, combat_preview, action_id, features, arg_mask, action_mask);
   }
   // Padding rows: id -1, mask 0 (always written: the seed-000 fields), all-zero

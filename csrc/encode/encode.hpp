@@ -42,12 +42,16 @@ struct ActionRows {
 // `zero_from`: rows at and beyond it already hold all-zero features and arg
 // mask (a buffer whose last write the caller tracks), so only the padding rows
 // before it are cleared; ids and the mask of every padding row are always written.
+// `listed` >= 0: action_id already holds what legal_actions(s, action_id, max_actions, ...)
+// wrote, `listed` ids in all (e.g. from apply_action_and_list): no enumeration.
 ActionRows encode_action_rows(const GameState& s, int observer, int max_actions, bool combat_preview,
                               int32_t* action_id, int32_t* features, uint8_t* arg_mask, uint8_t* action_mask,
-                              MoveCache* cache = nullptr, int zero_from = INT_MAX);
+                              MoveCache* cache = nullptr, int zero_from = INT_MAX, int listed = -1);
 // The current player's legal ids as encode_action_rows lists them (canonical
 // prefix of at most max_actions ids, EndTurn kept on truncation), without features.
 ActionRows canonical_action_ids(const GameState& s, int32_t* action_id, int max_actions, MoveCache* cache = nullptr);
+// The same from a list legal_actions(s, action_id, max_actions, ...) already wrote, of `total` ids.
+ActionRows canonical_prefix(const GameState& s, int32_t* action_id, int max_actions, int total);
 
 // One model row (seed 000/002 core): map tokens, state and padded action rows
 // of `observer`, written to caller memory (pointers to the row's first element).
@@ -67,7 +71,7 @@ struct RowMemo {
   uint64_t* zero_tiles = nullptr;  // null: nothing known
 };
 ActionRows encode_model_row(const GameState& s, int observer, int max_actions, bool combat_preview, const ModelRow& row,
-                            MoveCache* cache = nullptr, const RowMemo& memo = {});
+                            MoveCache* cache = nullptr, const RowMemo& memo = {}, int listed = -1);
 
 // Encodes `rows` action ids already in `action_id` (no enumeration): features,
 // arg mask and action mask (all 1) of each row.

@@ -132,7 +132,8 @@ class VectorEnv {
   EventSink* sink(Env& e) const { return cfg_.history > 0 ? &e.journal : nullptr; }
   void process_row(Op op, int row, int env, int32_t action, const BatchView& out, BufferMemos::Memo* memo);
   void encode_observation(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
-  void encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo);
+  // `listed` >= 0: the row's action_id already holds the live state's legal list (encode_action_rows).
+  void encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo, int listed = -1);
   void write_window(const Env& e, int observer, int row, const BatchView& out, const ObservationFields& f) const;
   void zero_final_row(int row, const BatchView& out) const;
   void run_rows(Op op, int rows, const BatchView& out);

@@ -32,6 +32,7 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
   float reward = 0.0f;
   uint8_t terminated = 0, valid = 0;
   bool final_written = false;
+  int listed = -1;  // >= 0: the row's action_id holds the live state's legal list already
   if (op == Op::kReset) {
     start_episode(e, env);
   } else if (op == Op::kStep) {
@@ -41,13 +42,20 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
       EventSink* events = sink(e);
       const int actor = s.current_player;
       const int margin_before = cfg_.score_reward_scale > 0 ? score_margin(s, actor) : 0;
-      apply_action(s, action, events);
-      e.state_changed();
-      if (cfg_.opponent >= 0) play_opponents(e, events);
+      if (cfg_.opponent >= 0) {
+        apply_action(s, action, events);
+        e.state_changed();
+        play_opponents(e, events);
+      } else {  // the learner acts again next: the settle step lists its actions into the row
+        listed = apply_action_and_list(s, action, at<int32_t>(out, kBActionId, row), cfg_.max_actions, &e.moves,
+                                       events);
+        e.state_changed();
+      }
       e.new_state = true;
       e.observer = s.current_player;
       reward = action_reward(s, actor, margin_before, cfg_.score_reward_scale);
       if (s.game_over) {
+        listed = -1;
         terminated = 1;
         e.observer = actor;
         if (cfg_.keep_terminal_observation) {
@@ -62,7 +70,7 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
     }
   }
   if (cfg_.keep_terminal_observation && !final_written) zero_final_row(row, out);
-  encode_row(e, env, row, out, memo);
+  encode_row(e, env, row, out, memo, listed);
   *at<float>(out, kBReward, row) = reward;
   *at<uint8_t>(out, kBTerminated, row) = terminated;
   *at<uint8_t>(out, kBActionValid, row) = valid;

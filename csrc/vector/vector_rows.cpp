@@ -46,14 +46,14 @@ void VectorEnv::encode_observation(const Env& e, int observer, int row, const Ba
   write_window(e, observer, row, out, fields);
 }
 
-void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo) {
+void VectorEnv::encode_row(Env& e, int env, int row, const BatchView& out, BufferMemos::Memo* memo, int listed) {
   const GameState& s = e.state;
   const int observer = e.observer;
   const ModelRow model{at<int32_t>(out, kBMapTokens, row),      at<int32_t>(out, kBState, row),
                        at<int32_t>(out, kBActionId, row),       at<int32_t>(out, kBActionFeatures, row),
                        at<uint8_t>(out, kBActionArgMask, row),  at<uint8_t>(out, kBActionMask, row)};
   const ActionRows rows = encode_model_row(s, observer, cfg_.max_actions, cfg_.combat_preview, model, &e.moves,
-                                           memo ? memo->row(row) : RowMemo{});
+                                           memo ? memo->row(row) : RowMemo{}, listed);
   write_window(e, observer, row, out, kLiveObservation);
   e.cache_legal(at<int32_t>(out, kBActionId, row), rows.rows, !rows.truncated);
   *at<int32_t>(out, kBLegalCount, row) = rows.rows;
