@@ -90,7 +90,7 @@ Level parse_level_csv(std::string_view text) {
       if (tok.size() < 2 || tok[1] != ':') fail(line_no, tok_no, tok, "expected T:R (terrain char, ':', resource)");
       const int terrain = terrain_of_char(tok[0]);
       if (terrain < 0)
-        fail(line_no, tok_no, tok, std::string("unknown terrain char '") + tok[0] + "' (expected one of . s d m v c f)");
+        fail(line_no, tok_no, tok, "unknown terrain char '" + std::string(1, tok[0]) + "' (expected one of . s d m v c f)");
       const std::string_view rest = tok.substr(2);
       const int tile = x * n + y;
       level.terrain[size_t(tile)] = int8_t(terrain);

@@ -21,7 +21,10 @@ namespace {
 // A C-contiguous float32 array of exactly `shape` (the model's output).
 py::array float_matrix(const py::handle& obj, const char* name, std::vector<int64_t> shape) {
   std::string want = "(";
-  for (size_t i = 0; i < shape.size(); ++i) want += (i ? ", " : "") + std::to_string(shape[i]);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) want += ", ";
+    want += std::to_string(shape[i]);
+  }
   want += shape.size() == 1 ? ",)" : ")";
   if (!py::isinstance<py::array>(obj)) {
     throw InvalidArgument(std::string(name) + " must be a float32 NumPy array of shape " + want + ", got " +
