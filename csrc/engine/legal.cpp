@@ -258,6 +258,29 @@ void scan_road_tiles(const GameState& s, int player, const uint64_t* enemy_tiles
   scan.num_roads = count;
 }
 
+// Emits the n consecutive ids first .. first + n - 1; false when the visitor stopped. A visitor
+// with `range` (the list writer) takes them in one call when they fit.
+template <class Emit>
+inline bool emit_range(Emit& emit, int32_t first, int n) {
+  if constexpr (requires { emit.range(first, n); }) {
+    if (emit.range(first, n)) return true;
+  }
+  for (int i = 0; i < n; ++i) if (!emit(first + i)) return false;
+  return true;
+}
+
+// Emits base + t for the tiles t of `list` that hold no unit (a unit's move destinations:
+// own units are passable, not destinations); false when the visitor stopped. A visitor with
+// `free_tiles` (the list writer) takes them in one call when they fit.
+template <class Emit>
+inline bool emit_free_tiles(Emit& emit, const GameState& s, int32_t base, const int16_t* list, int n) {
+  if constexpr (requires { emit.free_tiles(s, base, list, n); }) {
+    if (emit.free_tiles(s, base, list, n)) return true;
+  }
+  for (int j = 0; j < n; ++j) if (s.tiles[list[j]].unit < 0 && !emit(base + list[j])) return false;
+  return true;
+}
+
 template <class Emit>
 void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr) {
   if (s.game_over) return;
@@ -281,7 +304,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   }
   const int max_stars = max_send_stars(s, player);
   for (int rel = 1; rel < s.num_players && max_stars > 0; ++rel) {
-    for (int n = 1; n <= max_stars; ++n) if (!emit(space.send_stars(rel, n))) return;
+    if (!emit_range(emit, space.send_stars(rel, 1), max_stars)) return;  // amounts 1 .. max_stars: consecutive ids
   }
 
   // The acting tribe's unit tiles, city tiles and territory, in ascending tile
@@ -422,26 +445,50 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     if (!can_move(s.units[slot])) continue;
     const int16_t* list = nullptr;
     const int count = unit_reach(s, slot, moves, moves_ready, cache, reach, &list);
-    const int32_t base = space.move(t, 0);  // + destination
-    for (int j = 0; j < count; ++j) {
-      if (s.tiles[list[j]].unit < 0 && !emit(base + list[j])) return;  // own units are passable, not destinations
-    }
+    if (!emit_free_tiles(emit, s, space.move(t, 0), list, count)) return;
   }
 }
 
 }  // namespace
 
-int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cache) {
+namespace {
+
+// legal_actions' visitor: writes the first `capacity` ids and counts them all. Whole blocks of
+// ids that fit are written without a capacity test per id.
+struct ListWriter {
+  int32_t* out;
+  int capacity;
   int count = 0;
-  for_each_legal(
-      s,
-      [&](int32_t id) __attribute__((always_inline)) {
-        if (count < capacity) out[count] = id;
-        ++count;
-        return true;
-      },
-      cache);
-  return count;
+  bool operator()(int32_t id) __attribute__((always_inline)) {
+    if (count < capacity) out[count] = id;
+    ++count;
+    return true;
+  }
+  bool range(int32_t first, int n) {
+    if (n > capacity - count) return false;
+    for (int i = 0; i < n; ++i) out[count + i] = first + i;
+    count += n;
+    return true;
+  }
+  bool free_tiles(const GameState& s, int32_t base, const int16_t* list, int n) {
+    if (n > capacity - count) return false;
+    int32_t* dst = out + count;
+    int k = 0;
+    for (int j = 0; j < n; ++j) {
+      dst[k] = base + list[j];
+      k += s.tiles[list[j]].unit < 0;
+    }
+    count += k;
+    return true;
+  }
+};
+
+}  // namespace
+
+int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cache) {
+  ListWriter writer{out, capacity};
+  for_each_legal(s, writer, cache);
+  return writer.count;
 }
 
 bool is_legal(const GameState& s, int32_t id) {
