@@ -109,10 +109,7 @@ void encode_one(const GameState& s, const ActionSpace& space, int observer, int3
       break;
   }
 
-  // Built in a local array: stores through uint8_t* may alias `f`, which would force a reload per column.
-  uint8_t filled[kActionArgFeatures];
-  for (int j = 0; j < kActionArgFeatures; ++j) filled[j] = f[j + 1] != -1 ? 1 : 0;
-  std::memcpy(m, filled, sizeof filled);
+  for (int j = 0; j < kActionArgFeatures; ++j) m[j] = f[j + 1] != -1 ? 1 : 0;
 
   const int32_t cost = a.block == kBlockSendStars ? int32_t(a.amount) : int32_t(action_star_cost(s, a));
   const int32_t pop = action_population_gain(s, a);

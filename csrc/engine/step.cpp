@@ -52,10 +52,18 @@ void spawn(GameState& s, int tile, int type) {
   unit_seen(s, player, tile);  // spawned units give no vision of their own (quirk 12)
 }
 
+// settle's conditions, shared with apply_action_and_list: the pending level-up is found once
+// after the action; End Turn is then automatic while this holds and it is the only legal action.
+void find_pending(GameState& s) {
+  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+}
+bool may_end_turn_automatically(const GameState& s) {
+  return !s.game_over && s.auto_end_turn && s.pending_city < 0;
+}
+
 void settle(GameState& s) {
-  if (s.game_over) return;
-  s.pending_city = int16_t(find_pending_city(s));
-  while (!s.game_over && s.auto_end_turn && s.pending_city < 0 && only_end_turn(s)) end_turn(s);
+  find_pending(s);
+  while (may_end_turn_automatically(s) && only_end_turn(s)) end_turn(s);
 }
 
 // The action itself and its sightings, before the event is finished and the turn settled.
@@ -109,13 +117,13 @@ void apply_action(GameState& s, int32_t id, EventSink* sink) {
 
 int apply_action_and_list(GameState& s, int32_t id, int32_t* out, int capacity, MoveCache* cache, EventSink* sink) {
   apply_with_event(s, id, sink);
-  // settle(), with only_end_turn read off the list the caller needs anyway: the same
-  // conditions in the same order, so the same states as apply_action then legal_actions.
-  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+  // settle(), with only_end_turn read off the list the caller needs anyway: the same states
+  // as apply_action then legal_actions.
+  find_pending(s);
   for (;;) {
     const int total = legal_actions(s, out, capacity, cache);
     const bool only_end_turn = total == 1 && out[0] == 0;  // for_each_legal's order: End Turn first
-    if (s.game_over || !s.auto_end_turn || s.pending_city >= 0 || !only_end_turn) return total;
+    if (!may_end_turn_automatically(s) || !only_end_turn) return total;
     end_turn(s);
   }
 }

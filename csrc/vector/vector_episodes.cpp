@@ -44,13 +44,12 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
       const int margin_before = cfg_.score_reward_scale > 0 ? score_margin(s, actor) : 0;
       if (cfg_.opponent >= 0) {
         apply_action(s, action, events);
-        e.state_changed();
-        play_opponents(e, events);
       } else {  // the learner acts again next: the settle step lists its actions into the row
         listed = apply_action_and_list(s, action, at<int32_t>(out, kBActionId, row), cfg_.max_actions, &e.moves,
                                        events);
-        e.state_changed();
       }
+      e.state_changed();
+      if (cfg_.opponent >= 0) play_opponents(e, events);
       e.new_state = true;
       e.observer = s.current_player;
       reward = action_reward(s, actor, margin_before, cfg_.score_reward_scale);
