@@ -210,7 +210,7 @@ void apply_level_up(GameState& s, int option) {
   c.population = int16_t(c.population - (c.level + 1));  // consumed, no score change
   const int scan_radius = city_scan_radius(c);
   c.level++;
-  if (city_scan_radius(c) != scan_radius) touch_moves(s);  // the territory the city acts on changes
+  if (city_scan_radius(c) != scan_radius) touch_territory(s);  // the territory the city acts on changes
   const int level = c.level;
   add_city_worth(s, city, level_up_score(level));
   const LevelUpReward reward = option == 0 ? reward_a(level) : reward_b(level);
@@ -321,7 +321,7 @@ void capture_city(GameState& s, int slot) {
   }
   c.owner = int8_t(player);
   mark_acquired(s, city);  // appended to the captor's city list (Tribe.addCity)
-  touch_moves(s);  // the whole territory changes hands
+  touch_territory(s);  // the whole territory changes hands
   lost.num_cities--;
   s.players[player].num_cities++;
   change_allegiance(s, player, loser, kCaptureAllegiance);

@@ -64,16 +64,21 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
 // A new game: generated level for cfg (map_size, tribes), seeded.
 void new_game(GameState& s, const GameConfig& cfg, uint64_t seed);
 
-// What the legal list reads of the acting tribe's cities and territory, and the
-// tiles where it could build a road (given Roads and 2 stars), for one move epoch
-// and player: everything these depend on (cities, borders, terrain, roads, other
-// tribes' units, what the tribe sees) renews the epoch (world.hpp, touch_moves).
+// What the legal list reads of the tribes' cities and territory, for one territory
+// epoch (cities' owners and borders: world.hpp, touch_territory), and the tiles where
+// the acting tribe could build a road (given Roads and 2 stars), for one move epoch
+// and player (what these depend on — terrain, roads, other tribes' units, what the
+// tribe sees — renews the move epoch: touch_moves).
 struct TileScan {
-  uint64_t epoch = 0;
-  int player = -1;
-  int num_cities = 0, num_territory = 0;
-  int num_roads = -1;  // -1: not scanned in this epoch yet
-  std::vector<int16_t> city_tiles, territory, territory_city, road_tiles;
+  // Every tribe's cities (centre tiles) and territory tiles (with the owning city), each
+  // tribe's in ascending tile order at [begin[p], begin[p + 1]) of its array.
+  uint64_t territory_epoch = 0;
+  std::array<int16_t, kMaxPlayers + 1> city_begin{}, territory_begin{};
+  std::vector<int16_t> city_tiles, territory, territory_city;
+  uint64_t road_epoch = 0;
+  int road_player = -1;
+  int num_roads = 0;
+  std::vector<int16_t> road_tiles;
 };
 
 // Remembers each unit's reachable tiles between enumerations. A cached reach is

@@ -196,46 +196,54 @@ int unit_reach(const GameState& s, int slot, MoveContext& moves, bool& moves_rea
   return e.count;
 }
 
-// The acting tribe's cities and territory in ascending tile order, and (on demand)
-// the tiles where it could build a road given the tech and the stars.
-void scan_territory(const GameState& s, int player, TileScan& scan) {
-  scan.epoch = s.move_epoch;
-  scan.player = player;
-  scan.num_cities = scan.num_territory = 0;
-  scan.num_roads = -1;
+// Every tribe's cities and territory (the tiles of its cities within their scan radius),
+// each tribe's in ascending tile order: rebuilt only when the territory epoch changes
+// (a capture, a border growth, a new city), not with every move epoch.
+void scan_territory(const GameState& s, TileScan& scan) {
+  scan.territory_epoch = s.territory_epoch;
   if (int(scan.territory.size()) < s.num_tiles) {
     scan.city_tiles.resize(size_t(s.num_tiles));
     scan.territory.resize(size_t(s.num_tiles));
     scan.territory_city.resize(size_t(s.num_tiles));
     scan.road_tiles.resize(size_t(s.num_tiles));
   }
-  uint64_t in_territory[kMaxTiles / 64 + 1];
   const int words = s.explored_words();
-  std::fill(in_territory, in_territory + words, uint64_t(0));
   const Tile* tiles = s.tiles.data();
-  for (int ci = 0; ci < int(s.cities.size()); ++ci) {
-    const City& c = s.cities[ci];
-    if (c.owner != player) continue;
-    scan.city_tiles[size_t(scan.num_cities++)] = c.tile;
-    const int n = s.map_size, x = c.tile / n, y = c.tile % n, r = city_scan_radius(c);
-    const int y0 = std::max(y - r, 0), y1 = std::min(y + r, n - 1);
-    for (int tx = std::max(x - r, 0); tx <= std::min(x + r, n - 1); ++tx) {
-      for (int t = tx * n + y0; t <= tx * n + y1; ++t) {
-        if (tiles[t].city == ci) in_territory[t >> 6] |= uint64_t(1) << (t & 63);
+  int num_cities = 0, num_territory = 0;
+  for (int player = 0; player < s.num_players; ++player) {
+    scan.city_begin[size_t(player)] = int16_t(num_cities);
+    scan.territory_begin[size_t(player)] = int16_t(num_territory);
+    uint64_t in_territory[kMaxTiles / 64 + 1];
+    std::fill(in_territory, in_territory + words, uint64_t(0));
+    const int first_city = num_cities;
+    for (int ci = 0; ci < int(s.cities.size()); ++ci) {
+      const City& c = s.cities[ci];
+      if (c.owner != player) continue;
+      scan.city_tiles[size_t(num_cities++)] = c.tile;
+      const int n = s.map_size, x = c.tile / n, y = c.tile % n, r = city_scan_radius(c);
+      const int y0 = std::max(y - r, 0), y1 = std::min(y + r, n - 1);
+      for (int tx = std::max(x - r, 0); tx <= std::min(x + r, n - 1); ++tx) {
+        for (int t = tx * n + y0; t <= tx * n + y1; ++t) {
+          if (tiles[t].city == ci) in_territory[t >> 6] |= uint64_t(1) << (t & 63);
+        }
+      }
+    }
+    sort_small(scan.city_tiles.data() + first_city, num_cities - first_city);
+    for (int w = 0; w < words; ++w) {
+      for (uint64_t bits = in_territory[w]; bits; bits &= bits - 1) {
+        const int t = w * 64 + __builtin_ctzll(bits);
+        scan.territory[size_t(num_territory)] = int16_t(t);
+        scan.territory_city[size_t(num_territory++)] = s.tiles[t].city;
       }
     }
   }
-  sort_small(scan.city_tiles.data(), scan.num_cities);
-  for (int w = 0; w < words; ++w) {
-    for (uint64_t bits = in_territory[w]; bits; bits &= bits - 1) {
-      const int t = w * 64 + __builtin_ctzll(bits);
-      scan.territory[size_t(scan.num_territory)] = int16_t(t);
-      scan.territory_city[size_t(scan.num_territory++)] = s.tiles[t].city;
-    }
-  }
+  scan.city_begin[size_t(s.num_players)] = int16_t(num_cities);
+  scan.territory_begin[size_t(s.num_players)] = int16_t(num_territory);
 }
 // `enemy_tiles`: the tiles holding another tribe's unit (bit per tile).
 void scan_road_tiles(const GameState& s, int player, const uint64_t* enemy_tiles, TileScan& scan) {
+  scan.road_epoch = s.move_epoch;
+  scan.road_player = player;
   constexpr uint32_t kRoadTerrains = (1u << kPlain) | (1u << kForest) | (1u << kVillage);
   const Tile* tiles = s.tiles.data();
   const uint64_t* seen = s.full_observability ? nullptr : &s.explored[size_t(player) * s.explored_words()];
@@ -335,22 +343,25 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
   const TileActionMasks tile_masks = tile_action_masks(p);
   const bool roads = p.has(kRoads) && p.stars >= 2;
-  // Cities, territory and road candidates change only with the move epoch (see TileScan); a tribe
-  // that can neither build a road, spawn, build nor act on a tile needs none of them.
+  // Cities and territory change only with the territory epoch, road candidates only with the
+  // move epoch (see TileScan); a tribe that can neither build a road, spawn, build nor act on a
+  // tile needs none of them.
   int num_cities = 0, num_territory = 0;
   const int16_t *city_tiles = nullptr, *territory = nullptr, *territory_city = nullptr;
   if (roads || spawnable || allowed || tile_masks.any) {
     thread_local TileScan scratch;  // callers without a cache: buffers allocated once per thread
     TileScan& scan = cache ? cache->scan : scratch;
-    const bool fresh_scan = !cache || scan.epoch != s.move_epoch || s.move_epoch == 0 || scan.player != player;
-    if (fresh_scan) scan_territory(s, player, scan);
-    num_cities = scan.num_cities;
-    num_territory = scan.num_territory;
-    city_tiles = scan.city_tiles.data();
-    territory = scan.territory.data();
-    territory_city = scan.territory_city.data();
+    if (!cache || scan.territory_epoch != s.territory_epoch || s.territory_epoch == 0) scan_territory(s, scan);
+    const int city_begin = scan.city_begin[size_t(player)], territory_begin = scan.territory_begin[size_t(player)];
+    num_cities = scan.city_begin[size_t(player) + 1] - city_begin;
+    num_territory = scan.territory_begin[size_t(player) + 1] - territory_begin;
+    city_tiles = scan.city_tiles.data() + city_begin;
+    territory = scan.territory.data() + territory_begin;
+    territory_city = scan.territory_city.data() + territory_begin;
     if (roads) {
-      if (fresh_scan || scan.num_roads < 0) scan_road_tiles(s, player, enemy_tiles, scan);
+      if (!cache || scan.road_epoch != s.move_epoch || s.move_epoch == 0 || scan.road_player != player) {
+        scan_road_tiles(s, player, enemy_tiles, scan);
+      }
       for (int i = 0; i < scan.num_roads; ++i) if (!emit(space.build_road(scan.road_tiles[i]))) return;
     }
   }

@@ -94,7 +94,7 @@ void deserialize(GameState& out, std::string_view bytes) {
   if (std::string problem = check_invariants(s); !problem.empty()) {
     throw InvalidArgument("state bytes are inconsistent: " + problem);
   }
-  touch_moves(s);
+  touch_territory(s);
   out = std::move(s);
 }
 

@@ -9,6 +9,10 @@ namespace polyenv {
 // ------------------------------------------------------------------ units
 
 void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
+void touch_territory(GameState& s) {
+  s.territory_epoch = next_move_epoch();
+  touch_moves(s);
+}
 
 namespace {
 
@@ -240,7 +244,7 @@ void claim_territory(GameState& s, int city, int radius) {
     tile.city = int16_t(city);
     add_city_worth(s, city, kTileClaimScore);
   });
-  touch_moves(s);  // territory decides road steps and where Mind Benders may go
+  touch_territory(s);  // territory decides road steps and where Mind Benders may go
 }
 
 void add_population(GameState& s, int city, int delta) {
