@@ -61,7 +61,7 @@ void test_shared_cache() {
   MoveCache shared;
   std::vector<int32_t> scratch;
   int mismatches = 0;
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < 120; ++round) {
     // Advance half the states on another thread: their new epochs come from its block.
     std::thread other([&] {
       for (size_t i = 0; i < states.size(); i += 2) {
@@ -72,7 +72,7 @@ void test_shared_cache() {
     for (size_t i = 1; i < states.size(); i += 2) {
       if (!states[i].game_over) random_playout(states[i], uint64_t(round * 17 + i), 2, scratch, &shared, nullptr);
     }
-    if (round % 10 == 5) states[5] = states[4];  // a clone (equal epoch, equal position) that diverges next round
+    if (round % 4 == 1) states[5] = states[4];  // a clone (equal epoch, equal position) that diverges next round
     for (const GameState& s : states) {
       if (s.game_over) continue;
       if (legal_list(s, &shared) != legal_list(s, nullptr)) ++mismatches;
