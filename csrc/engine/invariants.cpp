@@ -70,6 +70,9 @@ std::string check_invariants(const GameState& s) {
       return at("tile", t) + "unit back-reference broken";
     }
     if (tile.city >= int(s.cities.size())) return at("tile", t) + "territory city out of range";
+    if (tile.city >= 0 && s.distance(t, s.cities[tile.city].tile) > s.cities[tile.city].bound) {
+      return at("tile", t) + "territory beyond its city's bound";
+    }
     if (tile.terrain == kCity && (tile.city < 0 || s.cities[tile.city].tile != t)) {
       return at("tile", t) + "city terrain without its city";
     }

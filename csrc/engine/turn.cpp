@@ -57,15 +57,27 @@ void recover_fresh_units(GameState& s, int player) {
   }
 }
 
+// Temples stand in the tribe's territory, and a city's tiles lie within its bound of the centre
+// (claim_territory; checked by check_invariants): the tribe's cities' squares hold them all, so
+// the rest of the board is not visited. Each temple ages on its own, so the order is free.
 void tick_temples(GameState& s, int player) {
-  Tile* const tiles = s.tiles.data();  // a plain loop: every turn start scans the board for temples
-  for (int t = 0, n = s.num_tiles; t < n; ++t) {
-    Tile& tile = tiles[t];
-    if (!is_temple(tile.building) || s.tile_owner(t) != player || tile.building_level >= 5) continue;
-    if (++tile.temple_turns < kTempleTurnsPerLevel) continue;
-    tile.temple_turns = 0;
-    tile.building_level++;
-    add_city_worth(s, tile.city, kTempleLevelScore[tile.building_level - 1]);
+  Tile* const tiles = s.tiles.data();
+  const int n = s.map_size;
+  for (int ci = 0; ci < int(s.cities.size()); ++ci) {
+    const City& c = s.cities[ci];
+    if (c.owner != player) continue;
+    const int x = c.tile / n, y = c.tile % n, r = c.bound;
+    const int y0 = std::max(y - r, 0), y1 = std::min(y + r, n - 1);
+    for (int tx = std::max(x - r, 0); tx <= std::min(x + r, n - 1); ++tx) {
+      for (int t = tx * n + y0; t <= tx * n + y1; ++t) {
+        Tile& tile = tiles[t];
+        if (tile.city != ci || !is_temple(tile.building) || tile.building_level >= 5) continue;
+        if (++tile.temple_turns < kTempleTurnsPerLevel) continue;
+        tile.temple_turns = 0;
+        tile.building_level++;
+        add_city_worth(s, ci, kTempleLevelScore[tile.building_level - 1]);
+      }
+    }
   }
 }
 
