@@ -46,6 +46,19 @@ def test_city_centre_must_be_city_terrain():
     corrupt(edit)
 
 
+def test_territory_must_lie_within_its_city_bound():
+    def edit(data, sec, g):
+        tiles, count = sec["tiles"]
+        start, _ = sec["cities"]
+        (centre,) = struct.unpack_from("<h", data, start + 8)
+        bound = struct.unpack_from("<b", data, start + 16)[0]
+        n = 10
+        far = next(t for t in range(count) if max(abs(t // n - centre // n), abs(t % n - centre % n)) > bound
+                   and struct.unpack_from("<h", data, tiles + t * TILE + 8)[0] == -1 and data[tiles + t * TILE] != 5)
+        struct.pack_into("<h", data, tiles + far * TILE + 8, 0)  # claimed by city 0 from beyond its bound
+    corrupt(edit)
+
+
 def test_negative_next_uid():
     corrupt(lambda data, sec, g: struct.pack_into("<i", data, NEXT_UID, -5))
 
