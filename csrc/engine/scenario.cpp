@@ -70,7 +70,7 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
   }
   b.tick = 1;
   b.current_player = 0;
-  touch_territory(b);
+  touch_territory(b);  // a new state: every derived cache starts over
   s = std::move(b);
 }
 
@@ -166,7 +166,7 @@ void edit_set_building(GameState& s, int tile, int building, bool with_effects) 
   }
   t.building = int8_t(building);
   t.resource = kNoResource;
-  touch_territory(s);
+  touch_moves(s);
   t.building_level = is_temple(building) ? 1 : 0;
   t.temple_turns = 0;
   if (is_monument(building)) s.players[s.cities[t.city].owner].monuments_built |= uint8_t(1u << (building - kFirstMonument));
@@ -217,7 +217,7 @@ void edit_reveal(GameState& s, int player, const std::vector<int>& tiles) {
   };
   if (tiles.empty()) for (int t = 0; t < s.num_tiles; ++t) set(t);
   for (int t : tiles) set(t);
-  touch_territory(s);
+  touch_moves(s);
   note_sightings(s);
 }
 
@@ -225,7 +225,7 @@ void edit_set_current_player(GameState& s, int player) {
   check_player(s, player);
   if (s.game_over) fail("the game is over");
   s.current_player = int8_t(player);
-  touch_territory(s);
+  touch_moves(s);
   refresh(s);
 }
 
