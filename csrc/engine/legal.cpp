@@ -197,15 +197,15 @@ int unit_reach(const GameState& s, int slot, MoveContext& moves, bool& moves_rea
 }
 
 // Every tribe's cities and territory (the tiles of its cities within their scan radius),
-// each tribe's in ascending tile order: rebuilt only when the territory epoch changes
-// (a capture, a border growth, a new city), not with every move epoch.
-void scan_territory(const GameState& s, TileScan& scan) {
-  scan.territory_epoch = s.territory_epoch;
+// each tribe's in ascending tile order: kept in a MoveCache until the territory epoch changes
+// (a capture, a border growth, a new city). With `only_player` (a caller without a cache, which
+// keeps nothing) just that tribe's lists; the others stay empty.
+void scan_territory(const GameState& s, TileScan& scan, int only_player = -1) {
+  scan.territory_epoch = only_player < 0 ? s.territory_epoch : 0;  // 0: not reusable
   if (int(scan.territory.size()) < s.num_tiles) {
     scan.city_tiles.resize(size_t(s.num_tiles));
     scan.territory.resize(size_t(s.num_tiles));
     scan.territory_city.resize(size_t(s.num_tiles));
-    scan.road_tiles.resize(size_t(s.num_tiles));
   }
   const int words = s.explored_words();
   const Tile* tiles = s.tiles.data();
@@ -213,6 +213,7 @@ void scan_territory(const GameState& s, TileScan& scan) {
   for (int player = 0; player < s.num_players; ++player) {
     scan.city_begin[size_t(player)] = int16_t(num_cities);
     scan.territory_begin[size_t(player)] = int16_t(num_territory);
+    if (only_player >= 0 && player != only_player) continue;
     uint64_t in_territory[kMaxTiles / 64 + 1];
     std::fill(in_territory, in_territory + words, uint64_t(0));
     const int first_city = num_cities;
@@ -244,6 +245,7 @@ void scan_territory(const GameState& s, TileScan& scan) {
 void scan_road_tiles(const GameState& s, int player, const uint64_t* enemy_tiles, TileScan& scan) {
   scan.road_epoch = s.move_epoch;
   scan.road_player = player;
+  if (int(scan.road_tiles.size()) < s.num_tiles) scan.road_tiles.resize(size_t(s.num_tiles));
   constexpr uint32_t kRoadTerrains = (1u << kPlain) | (1u << kForest) | (1u << kVillage);
   const Tile* tiles = s.tiles.data();
   const uint64_t* seen = s.full_observability ? nullptr : &s.explored[size_t(player) * s.explored_words()];
@@ -351,7 +353,8 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   if (roads || spawnable || allowed || tile_masks.any) {
     thread_local TileScan scratch;  // callers without a cache: buffers allocated once per thread
     TileScan& scan = cache ? cache->scan : scratch;
-    if (!cache || scan.territory_epoch != s.territory_epoch || s.territory_epoch == 0) scan_territory(s, scan);
+    if (!cache) scan_territory(s, scan, player);
+    else if (scan.territory_epoch != s.territory_epoch || s.territory_epoch == 0) scan_territory(s, scan);
     const int city_begin = scan.city_begin[size_t(player)], territory_begin = scan.territory_begin[size_t(player)];
     num_cities = scan.city_begin[size_t(player) + 1] - city_begin;
     num_territory = scan.territory_begin[size_t(player) + 1] - territory_begin;
