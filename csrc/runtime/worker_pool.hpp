@@ -9,12 +9,15 @@
 // and rethrown in the caller once every range has finished (the lowest range's
 // exception wins, so the choice is deterministic too). No allocation per run.
 //
-// run_chunks(n, chunk, fn) hands out chunks of `chunk` items from a shared
-// counter instead: a thread that is late (woken late on a loaded machine) or
-// has slower items takes fewer chunks, so no thread idles while another still
-// has a long static range. Which thread runs an item then depends on timing:
-// use it only when items are independent and fn keeps nothing per thread that
-// changes results. Its exception choice stays deterministic (lowest chunk).
+// run_chunks(n, chunk, fn) balances instead: the chunks of `chunk` items are
+// split into num_threads() static parts, each thread takes chunks from its own
+// part first (from a counter), then the chunks left in the other parts. So an
+// item usually runs on the same thread call after call (its data stays in that
+// core's cache), and a thread that is late (woken late on a loaded machine) or
+// has slower items is relieved by the others instead of being waited for.
+// Which thread runs an item then depends on timing: use it only when items are
+// independent and fn keeps nothing per thread that changes results. Its
+// exception choice stays deterministic (lowest chunk).
 //
 // Waiting. Workers sleep on a condition variable between jobs (no spinning
 // while the caller is away). The caller, once its own part is done, first
@@ -48,7 +51,8 @@ class WorkerPool {
  public:
   // num_threads >= 1 counts the calling thread: num_threads - 1 workers are started.
   explicit WorkerPool(int num_threads)
-      : errors_(size_t(num_threads < 1 ? 1 : num_threads)), error_at_(errors_.size(), -1) {
+      : errors_(size_t(num_threads < 1 ? 1 : num_threads)), error_at_(errors_.size(), -1),
+        next_(errors_.size()) {
     if (num_threads < 1) throw std::invalid_argument("a worker pool needs at least one thread");
     threads_.reserve(size_t(num_threads - 1));
     for (int w = 1; w < num_threads; ++w) threads_.emplace_back([this, w] { worker_loop(w); });
@@ -138,26 +142,35 @@ class WorkerPool {
       split(job_.n, num_threads(), w, begin, end);
       if (begin < end) call(w, begin, end);
     } else {
-      // This thread's chunks ascend, so its first failure is its lowest.
-      for (;;) {
-        const int begin = next_.fetch_add(job_.chunk, std::memory_order_relaxed);
-        if (begin >= job_.n) break;
-        if (call(w, begin, std::min(job_.n, begin + job_.chunk)) && error_at_[size_t(w)] < 0) {
-          error_at_[size_t(w)] = begin;
+      // Own part first, then the others' leftovers in turn: each item usually
+      // runs on the same thread call after call, so its game stays in that
+      // core's cache, and a thread that is late or slow is relieved.
+      // Parts are whole chunks, so chunk k is [k * chunk, (k + 1) * chunk) on any thread.
+      const int parts = num_threads();
+      const int chunks = (job_.n + job_.chunk - 1) / job_.chunk;
+      for (int k = 0; k < parts; ++k) {
+        const int p = (w + k) % parts;
+        int first, last;
+        split(chunks, parts, p, first, last);
+        for (;;) {
+          const int c = first + next_[size_t(p)].value.fetch_add(1, std::memory_order_relaxed);
+          if (c >= last) break;
+          call(w, c * job_.chunk, std::min(job_.n, (c + 1) * job_.chunk));
         }
       }
     }
     running_here() = outer;
   }
 
-  // Runs one range; true when it threw (the first exception of part w is kept).
-  bool call(int w, int begin, int end) {
+  // Runs one range; of the ranges that threw on thread w, the lowest one's exception is kept.
+  void call(int w, int begin, int end) {
     try {
       job_.call(job_.ctx, begin, end);
-      return false;
     } catch (...) {
-      if (!errors_[size_t(w)]) errors_[size_t(w)] = std::current_exception();
-      return true;
+      if (error_at_[size_t(w)] < 0 || begin < error_at_[size_t(w)]) {
+        errors_[size_t(w)] = std::current_exception();
+        error_at_[size_t(w)] = begin;
+      }
     }
   }
 
@@ -168,7 +181,7 @@ class WorkerPool {
       job_ = job;
       for (auto& e : errors_) e = nullptr;
       error_at_.assign(errors_.size(), -1);
-      next_.store(0, std::memory_order_relaxed);
+      for (PaddedCounter& c : next_) c.value.store(0, std::memory_order_relaxed);
       pending_.store(job.chunk ? 0 : int(threads_.size()), std::memory_order_relaxed);
       open_ = job.chunk != 0;
       ++generation_;
@@ -185,7 +198,7 @@ class WorkerPool {
     // The lowest range's exception: part order for static ranges, chunk start for chunks.
     int first = -1;
     for (size_t w = 0; w < errors_.size(); ++w) {
-      if (errors_[w] && (first < 0 || (job.chunk && error_at_[w] < error_at_[size_t(first)]))) first = int(w);
+      if (errors_[w] && (first < 0 || error_at_[w] < error_at_[size_t(first)])) first = int(w);
     }
     if (first >= 0) {
       std::exception_ptr e = errors_[size_t(first)];
@@ -236,9 +249,14 @@ class WorkerPool {
   std::condition_variable done_;
   std::vector<std::thread> threads_;
   std::vector<std::exception_ptr> errors_;  // one per range
-  std::vector<int> error_at_;               // run_chunks: start of part w's first failing chunk
+  std::vector<int> error_at_;               // start of the lowest range that threw on thread w
   Job job_;
-  std::atomic<int> next_{0};                // run_chunks: the next chunk's first item
+  // run_chunks: per part, the offset of its next chunk (one cache line each:
+  // the owner bumps its own counter without bouncing the others' lines).
+  struct alignas(64) PaddedCounter {
+    std::atomic<int> value{0};
+  };
+  std::vector<PaddedCounter> next_;
   std::atomic<int> pending_{0};             // workers still inside the current job
   bool open_ = false;                       // run_chunks: workers may still join (guarded by mutex_)
   uint64_t generation_ = 0;
