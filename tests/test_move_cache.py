@@ -37,3 +37,42 @@ def test_cache_exact_on_a_water_map_with_boats():
         for tech in ("sailing", "navigation", "roads"):
             game.grant_tech(tribe_player, tech)
     assert assert_cache_exact(game, np.random.default_rng(4), 1500) > 100
+
+
+def test_cache_follows_scenario_edits_of_the_territory():
+    """The build and tile-action blocks are kept between lists (TileScan, keyed by the territory
+    and tile epochs and what the tribe may afford): every edit of a territory tile's terrain,
+    resource or building, of the tribe's stars or techs, between two cached lists, shows in the
+    next list exactly as in a list computed from scratch."""
+    game = GameEnv(seed=5, map_size=11, players=TRIBES[:2], full_observability=True)
+    rng = np.random.default_rng(5)
+    player = game.current_player
+    for tech in polyenv.TECHS:
+        game.grant_tech(player, tech)
+    game.set_stars(player, 40)
+    n = game.map_size
+    territory = [t for t in range(n * n) if game.tile(t)["owner"] == player and game.tile(t)["terrain"] != "city"]
+    assert territory, "the current tribe owns territory"
+    edits = [
+        lambda t: game.set_terrain(t, "forest"),
+        lambda t: game.set_terrain(t, "plain"),
+        lambda t: game.set_terrain(t, "mountain"),
+        lambda t: game.set_resource(t, "crops"),
+        lambda t: game.set_resource(t, "ore"),
+        lambda t: game.set_resource(t, None),
+        lambda t: game.set_building(t, "farm"),
+        lambda t: game.set_building(t, "temple"),
+        lambda t: game.set_stars(player, int(rng.integers(0, 30))),
+    ]
+    changed = 0
+    for _ in range(200):
+        before = game.legal_actions()
+        tile = int(rng.choice(territory))
+        try:
+            edits[int(rng.integers(len(edits)))](tile)
+        except ValueError:
+            continue  # an edit the tile does not allow (a unit on it, a building already there)
+        cached = game.legal_actions()
+        assert np.array_equal(cached, game._game.legal_actions_uncached())
+        changed += not np.array_equal(before, cached)
+    assert changed > 50

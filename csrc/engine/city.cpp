@@ -92,6 +92,7 @@ void place_building(GameState& s, int city, int tile, int building) {
   Tile& t = s.tiles[tile];
   t.building = int8_t(building);
   t.resource = kNoResource;
+  touch_tiles(s);
   if (building == kLumberHut || building == kPort) touch_moves(s);  // terrain class or embark point changes
   if (building == kLumberHut) t.terrain = kPlain;  // quirk 5
   if (is_temple(building)) { t.building_level = 1; t.temple_turns = 0; }
@@ -125,6 +126,7 @@ bool can_tile_action(const GameState& s, int city, int tile, int kind) {
 void apply_tile_action(GameState& s, int city, int tile, int kind) {
   Tile& t = s.tiles[tile];
   if (kind != kGather) touch_moves(s);  // forest <-> plain, or a port removed
+  touch_tiles(s);
   const int player = s.cities[city].owner;
   Player& p = s.players[player];
   switch (kind) {
@@ -373,6 +375,7 @@ void examine_ruins(GameState& s, int slot) {
   const int player = u.owner, tile = u.tile;
   u.status = kFinished;
   s.tiles[tile].resource = kNoResource;
+  touch_tiles(s);
   int techs[kNumTechs];
   const int researchable = researchable_count(s, player, techs);
   // Equal chances; with nothing to research the Research outcome is redrawn.

@@ -68,7 +68,10 @@ void new_game(GameState& s, const GameConfig& cfg, uint64_t seed);
 // epoch (cities' owners and borders: world.hpp, touch_territory), and the tiles where
 // the acting tribe could build a road (given Roads and 2 stars), for one move epoch
 // and player (what these depend on — terrain, roads, other tribes' units, what the
-// tribe sees — renews the move epoch: touch_moves).
+// tribe sees — renews the move epoch: touch_moves). And the last list's build and
+// tile-action ids (the territory blocks), for one territory epoch, tile epoch (each
+// tile's terrain, resource and building: touch_tiles), player and what those rules
+// read of the tribe (the buildings it may afford, the tile actions it may take).
 struct TileScan {
   // Every tribe's cities (centre tiles) and territory tiles (with the owning city), each
   // tribe's in ascending tile order at [begin[p], begin[p + 1]) of its array.
@@ -79,6 +82,15 @@ struct TileScan {
   int road_player = -1;
   int num_roads = 0;
   std::vector<int16_t> road_tiles;
+  struct ImprovementKey {
+    uint64_t territory_epoch = 0, tile_epoch = 0;  // 0: nothing kept
+    int player = -1;
+    uint32_t buildings = 0, clear_or_burn = 0, grow = 0, gather = 0, destroy = 0;
+    bool operator==(const ImprovementKey&) const = default;
+  };
+  ImprovementKey improvements_key;
+  int num_improvements = 0;
+  std::vector<int32_t> improvements;
 };
 
 // Remembers each unit's reachable tiles between enumerations. A cached reach is

@@ -279,6 +279,17 @@ inline bool emit_range(Emit& emit, int32_t first, int n) {
   return true;
 }
 
+// Emits the ids of `list` in order; false when the visitor stopped. A visitor with `ids` (the
+// list writer) copies them in one call when they fit.
+template <class Emit>
+inline bool emit_ids(Emit& emit, const int32_t* list, int n) {
+  if constexpr (requires { emit.ids(list, n); }) {
+    if (emit.ids(list, n)) return true;
+  }
+  for (int i = 0; i < n; ++i) if (!emit(list[i])) return false;
+  return true;
+}
+
 // Emits base + t for the tiles t of `list` that hold no unit (a unit's move destinations:
 // own units are passable, not destinations); false when the visitor stopped. A visitor with
 // `free_tiles` (the list writer) takes them in one call when they fit.
@@ -376,44 +387,71 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       if (!emit(space.spawn(t, __builtin_ctz(bits)))) return;
     }
   }
-  // The board masks of building_fits: per tile when needed, per city once (cities in `city_tiles` order).
-  uint32_t city_masks[kMaxTiles];
-  bool city_mask_known[kMaxTiles];
-  std::fill_n(city_mask_known, num_cities, false);
-  auto city_mask = [&](int city) {
-    const int k = int(std::lower_bound(city_tiles, city_tiles + num_cities, s.cities[city].tile) - city_tiles);
-    if (!city_mask_known[k]) {
-      city_masks[k] = city_buildings(s, city);
-      city_mask_known[k] = true;
-    }
-    return city_masks[k];
-  };
-  for (int i = 0; i < num_territory && allowed; ++i) {
-    const Tile& tile = s.tiles[territory[i]];
-    if (tile.building != kNoBuilding) continue;
-    uint32_t here = allowed & kBuildingTables.by_terrain[tile.terrain] & kBuildingTables.by_resource[tile.resource + 1];
-    if (uint32_t checked = here & kBuildingTables.board_checks) {
-      // One of a kind per city first: it often rules them all out without a look at the neighbours.
-      const uint32_t in_city = city_mask(territory_city[i]);
-      here &= ~(checked & in_city & kBuildingTables.one_per_city);
-      checked &= here;
-      const uint32_t neighbours = checked ? neighbour_buildings(s, territory[i]) : 0;
-      for (; checked; checked &= checked - 1) {
-        const int b = __builtin_ctz(checked);
-        if (!building_fits(b, neighbours, in_city)) here &= ~(1u << b);
+  // The territory blocks (builds, then tile actions): kept in the cache while nothing they
+  // read changed (TileScan::improvements_key), else enumerated (and kept when complete).
+  auto improvements = [&](auto&& out) {
+    // The board masks of building_fits: per tile when needed, per city once (cities in `city_tiles` order).
+    uint32_t city_masks[kMaxTiles];
+    bool city_mask_known[kMaxTiles];
+    std::fill_n(city_mask_known, num_cities, false);
+    auto city_mask = [&](int city) {
+      const int k = int(std::lower_bound(city_tiles, city_tiles + num_cities, s.cities[city].tile) - city_tiles);
+      if (!city_mask_known[k]) {
+        city_masks[k] = city_buildings(s, city);
+        city_mask_known[k] = true;
+      }
+      return city_masks[k];
+    };
+    for (int i = 0; i < num_territory && allowed; ++i) {
+      const Tile& tile = s.tiles[territory[i]];
+      if (tile.building != kNoBuilding) continue;
+      uint32_t here = allowed & kBuildingTables.by_terrain[tile.terrain] & kBuildingTables.by_resource[tile.resource + 1];
+      if (uint32_t checked = here & kBuildingTables.board_checks) {
+        // One of a kind per city first: it often rules them all out without a look at the neighbours.
+        const uint32_t in_city = city_mask(territory_city[i]);
+        here &= ~(checked & in_city & kBuildingTables.one_per_city);
+        checked &= here;
+        const uint32_t neighbours = checked ? neighbour_buildings(s, territory[i]) : 0;
+        for (; checked; checked &= checked - 1) {
+          const int b = __builtin_ctz(checked);
+          if (!building_fits(b, neighbours, in_city)) here &= ~(1u << b);
+        }
+      }
+      for (uint32_t bits = here; bits; bits &= bits - 1) {
+        if (!out(space.build(territory[i], __builtin_ctz(bits)))) return false;
       }
     }
-    for (uint32_t bits = here; bits; bits &= bits - 1) {
-      if (!emit(space.build(territory[i], __builtin_ctz(bits)))) return;
+    for (int i = 0; i < num_territory && tile_masks.any; ++i) {
+      const Tile& tile = s.tiles[territory[i]];
+      const uint32_t here = tile_masks.by_terrain[tile.terrain] |
+                            (((tile_masks.gather_resources >> (tile.resource + 1)) & 1u) << kGather) |
+                            ((tile.building != kNoBuilding) & tile_masks.destroy) << kDestroy;
+      for (uint32_t bits = here; bits; bits &= bits - 1) {
+        if (!out(space.tile_action(territory[i], __builtin_ctz(bits)))) return false;
+      }
     }
-  }
-  for (int i = 0; i < num_territory && tile_masks.any; ++i) {
-    const Tile& tile = s.tiles[territory[i]];
-    const uint32_t here = tile_masks.by_terrain[tile.terrain] |
-                          (((tile_masks.gather_resources >> (tile.resource + 1)) & 1u) << kGather) |
-                          ((tile.building != kNoBuilding) & tile_masks.destroy) << kDestroy;
-    for (uint32_t bits = here; bits; bits &= bits - 1) {
-      if (!emit(space.tile_action(territory[i], __builtin_ctz(bits)))) return;
+    return true;
+  };
+  if (num_territory > 0 && (allowed || tile_masks.any)) {
+    if (!cache) {
+      if (!improvements(emit)) return;
+    } else {
+      TileScan& scan = cache->scan;
+      const TileScan::ImprovementKey key{s.territory_epoch, s.tile_epoch, player, allowed,
+                                         tile_masks.by_terrain[kForest], tile_masks.by_terrain[kPlain],
+                                         tile_masks.gather_resources, tile_masks.destroy};
+      if (key.territory_epoch != 0 && key.tile_epoch != 0 && scan.improvements_key == key) {
+        if (!emit_ids(emit, scan.improvements.data(), scan.num_improvements)) return;
+      } else {
+        const size_t bound = size_t(num_territory) * (kNumBuildings + kNumTileActions);
+        if (scan.improvements.size() < bound) scan.improvements.resize(bound);
+        int32_t* kept = scan.improvements.data();
+        int count = 0;
+        scan.improvements_key = {};
+        if (!improvements([&](int32_t id) { kept[count++] = id; return emit(id); })) return;
+        scan.improvements_key = key;
+        scan.num_improvements = count;
+      }
     }
   }
   for (int i = 0; i < num_units; ++i) {
@@ -481,6 +519,12 @@ struct ListWriter {
   bool range(int32_t first, int n) {
     if (n > capacity - count) return false;
     for (int i = 0; i < n; ++i) out[count + i] = first + i;
+    count += n;
+    return true;
+  }
+  bool ids(const int32_t* list, int n) {
+    if (n > capacity - count) return false;
+    std::copy_n(list, n, out + count);
     count += n;
     return true;
   }

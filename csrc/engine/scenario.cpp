@@ -83,6 +83,7 @@ void edit_set_terrain(GameState& s, int tile, int terrain) {
     fail("the unit on tile " + std::to_string(tile) + " cannot stand on that terrain");
   }
   s.tiles[tile].terrain = int8_t(terrain);
+  touch_tiles(s);
   refresh_road_links(s, tile);
 }
 
@@ -91,6 +92,7 @@ void edit_set_resource(GameState& s, int tile, int resource) {
   if (!valid_resource(resource)) fail("resource " + std::to_string(resource) + " is unknown");
   if (s.tiles[tile].terrain == kCity) fail("a city tile has no resource");
   s.tiles[tile].resource = int8_t(resource);
+  touch_tiles(s);
 }
 
 int edit_place_unit(GameState& s, int player, int type, int tile, int hp, bool veteran, int kills, int status,
@@ -167,6 +169,7 @@ void edit_set_building(GameState& s, int tile, int building, bool with_effects) 
   t.building = int8_t(building);
   t.resource = kNoResource;
   touch_moves(s);
+  touch_tiles(s);
   t.building_level = is_temple(building) ? 1 : 0;
   t.temple_turns = 0;
   if (is_monument(building)) s.players[s.cities[t.city].owner].monuments_built |= uint8_t(1u << (building - kFirstMonument));

@@ -137,6 +137,10 @@ struct GameState {
   // Process-unique stamp, renewed by every change of which tiles and cities make up a tribe's
   // territory (cities' owners and borders); always together with move_epoch. Derived like it.
   uint64_t territory_epoch = 0;
+  // Process-unique stamp, renewed by every change of a tile's terrain, resource or building
+  // (what the build and tile-action candidates read of the board: TileScan); also with the
+  // territory epoch. Derived like it.
+  uint64_t tile_epoch = 0;
   // What may have shown a unit to a player who has no observed id for it since the last
   // note_sightings (world.hpp): apply_action gives ids only to these candidates. Derived: not part
   // of equality or serialization (a new or deserialized state checks everything once).

@@ -9,8 +9,10 @@ namespace polyenv {
 // ------------------------------------------------------------------ units
 
 void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
+void touch_tiles(GameState& s) { s.tile_epoch = next_move_epoch(); }
 void touch_territory(GameState& s) {
   s.territory_epoch = next_move_epoch();
+  touch_tiles(s);
   touch_moves(s);
 }
 

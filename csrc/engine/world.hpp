@@ -86,8 +86,10 @@ int count_known_techs(const Player& p);
 
 // ---- move cache: renews s.move_epoch (see MoveCache in mechanics.hpp).
 void touch_moves(GameState& s);
-// Renews s.territory_epoch (and s.move_epoch): cities' owners or borders changed (TileScan).
+// Renews s.territory_epoch (and s.move_epoch, s.tile_epoch): cities' owners or borders changed (TileScan).
 void touch_territory(GameState& s);
+// Renews s.tile_epoch: a tile's terrain, resource or building changed (TileScan).
+void touch_tiles(GameState& s);
 
 // ---- road links: call after anything that makes a tile a road or a city.
 inline bool road_or_city(const Tile& t) { return t.terrain == kCity || (t.road && !is_water(t.terrain)); }
