@@ -88,12 +88,16 @@ class Generator {
   }
   // Calls f(cell) for every board cell at Chebyshev distance exactly r of c.
   template <class F>
+  // In row-major order: the first and last rows whole, the rows between at both ends.
   void for_ring(int c, int r, F&& f) const {
-    for (int x = row(c) - r; x <= row(c) + r; ++x) {
-      if (x < 0 || x >= n_) continue;
-      for (int y = col(c) - r; y <= col(c) + r; ++y) {
-        if (y < 0 || y >= n_) continue;
-        if (std::max(std::abs(x - row(c)), std::abs(y - col(c))) == r) f(x * n_ + y);
+    const int cx = row(c), cy = col(c);
+    const int y0 = std::max(cy - r, 0), y1 = std::min(cy + r, n_ - 1);
+    for (int x = std::max(cx - r, 0); x <= std::min(cx + r, n_ - 1); ++x) {
+      if (x == cx - r || x == cx + r) {
+        for (int y = y0; y <= y1; ++y) f(x * n_ + y);
+      } else {
+        if (cy - r >= 0) f(x * n_ + cy - r);
+        if (cy + r < n_) f(x * n_ + cy + r);
       }
     }
   }
