@@ -86,9 +86,9 @@ class Generator {
   bool is_land(int c) const {
     return terrain_[c] == kPlain || terrain_[c] == kForest || terrain_[c] == kMountain;
   }
-  // Calls f(cell) for every board cell at Chebyshev distance exactly r of c.
+  // Calls f(cell) for every board cell at Chebyshev distance exactly r of c, in row-major
+  // order: the first and last rows whole, the rows between at both ends.
   template <class F>
-  // In row-major order: the first and last rows whole, the rows between at both ends.
   void for_ring(int c, int r, F&& f) const {
     const int cx = row(c), cy = col(c);
     const int y0 = std::max(cy - r, 0), y1 = std::min(cy + r, n_ - 1);
