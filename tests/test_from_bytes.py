@@ -31,10 +31,10 @@ def game_bytes():
 
 
 
-def corrupt(edit):
+def corrupt(edit, match=None):
     g, data = game_bytes()
     edit(data, sections(data), g)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=match):
         GameEnv.from_bytes(bytes(data))
 
 
@@ -52,11 +52,11 @@ def test_territory_must_lie_within_its_city_bound():
         start, _ = sec["cities"]
         (centre,) = struct.unpack_from("<h", data, start + 8)
         bound = struct.unpack_from("<b", data, start + 16)[0]
-        n = 10
+        n = g.map_size
         far = next(t for t in range(count) if max(abs(t // n - centre // n), abs(t % n - centre % n)) > bound
                    and struct.unpack_from("<h", data, tiles + t * TILE + 8)[0] == -1 and data[tiles + t * TILE] != 5)
         struct.pack_into("<h", data, tiles + far * TILE + 8, 0)  # claimed by city 0 from beyond its bound
-    corrupt(edit)
+    corrupt(edit, match="beyond its city's bound")
 
 
 def test_negative_next_uid():

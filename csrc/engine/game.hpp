@@ -85,7 +85,9 @@ struct TileScan {
   struct ImprovementKey {
     uint64_t territory_epoch = 0, tile_epoch = 0;  // 0: nothing kept
     int player = -1;
-    uint32_t buildings = 0, clear_or_burn = 0, grow = 0, gather = 0, destroy = 0;
+    uint32_t buildings = 0;                          // the buildings the tribe may build anywhere
+    std::array<uint32_t, kNumTerrains> by_terrain{};  // the tile-action masks (legal.cpp)
+    uint32_t gather = 0, destroy = 0;
     bool operator==(const ImprovementKey&) const = default;
   };
   ImprovementKey improvements_key;

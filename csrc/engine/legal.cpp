@@ -437,8 +437,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       if (!improvements(emit)) return;
     } else {
       TileScan& scan = cache->scan;
-      const TileScan::ImprovementKey key{s.territory_epoch, s.tile_epoch, player, allowed,
-                                         tile_masks.by_terrain[kForest], tile_masks.by_terrain[kPlain],
+      const TileScan::ImprovementKey key{s.territory_epoch, s.tile_epoch, player, allowed, tile_masks.by_terrain,
                                          tile_masks.gather_resources, tile_masks.destroy};
       if (key.territory_epoch != 0 && key.tile_epoch != 0 && scan.improvements_key == key) {
         if (!emit_ids(emit, scan.improvements.data(), scan.num_improvements)) return;

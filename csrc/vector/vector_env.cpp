@@ -151,9 +151,9 @@ void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
   BufferMemos::Memo* memo = memos_.memo_for(out, dims(rows));
   // Rows are independent (each writes only its own row and game), so they are
   // handed out in small chunks, each thread's own share first: a row's game
-  // stays in one core's cache from call to call (this doubled the gain of a
-  // second thread), and a thread that wakes late or meets slow rows (automatic
-  // resets, long legal lists) is relieved by the others.
+  // stays in one core's cache from call to call (a second thread gains more:
+  // docs/performance.md, issue 13's fifth pass), and a thread that wakes late
+  // or meets slow rows (automatic resets, long legal lists) is relieved.
   const int chunk = std::clamp(rows / (16 * num_threads_), 1, 8);
   pool_->run_chunks(rows, chunk, [&](int begin, int end) {
     for (int r = begin; r < end; ++r) {
