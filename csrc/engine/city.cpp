@@ -95,6 +95,7 @@ void place_building(GameState& s, int city, int tile, int building) {
   touch_tiles(s);
   if (building == kLumberHut || building == kPort) touch_moves(s);  // terrain class or embark point changes
   if (building == kLumberHut) t.terrain = kPlain;  // quirk 5
+  refresh_tile_bits(s, tile);
   if (is_temple(building)) { t.building_level = 1; t.temple_turns = 0; }
   if (is_monument(building)) {
     p.monuments_built |= uint8_t(monument_bit(building));
@@ -168,6 +169,7 @@ void apply_tile_action(GameState& s, int city, int tile, int kind) {
       break;
     }
   }
+  refresh_tile_bits(s, tile);
 }
 
 // ------------------------------------------------------------------ spawning and roads

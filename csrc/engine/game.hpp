@@ -95,6 +95,24 @@ struct TileScan {
   std::vector<int32_t> improvements;
 };
 
+// The movement rules (§6) as tile bitsets for the word-parallel search (move_boards.cpp):
+// rows of GameState::explored_words() words, bit t of a row for tile t, like GameState::tile_bits.
+// The column masks for one map size, and the acting tribe's step classes for one move epoch and
+// player (what they read renews it: touch_moves). Sized on first use.
+struct MoveBoards {
+  enum ClassRow {
+    kLandStep, kLandEnd, kNavalStep, kNavalEnd,  // _End: the step ends the move
+    kRoadFrom, kRoadTo,                          // where a road step may start and end
+    kEnemyCity,                                  // Mind Benders stay out
+    kWater,                                      // embarking and disembarking
+    kNumClassRows
+  };
+  int map_size = 0;         // of `columns`: column 0, column n - 1, the board
+  uint64_t move_epoch = 0;  // of `classes`, with `player`; 0: none
+  int player = -1;
+  std::vector<uint64_t> columns, classes;
+};
+
 // Remembers each unit's reachable tiles between enumerations. A cached reach is
 // reused while the unit's id, tile and the state's move_epoch are unchanged
 // (the epoch is process-unique, so one cache may serve any state). Owned by a
@@ -111,6 +129,7 @@ struct MoveCache {
   std::vector<int16_t> pool;   // reach lists, bump-allocated; cleared when full
   uint32_t used = 0;
   TileScan scan;  // territory and road candidates (legal_actions)
+  MoveBoards boards;  // the movement search's bitboards
 };
 
 // Writes the legal ids of the current player in ascending (canonical) order,

@@ -144,14 +144,6 @@ inline TileActionMasks tile_action_masks(const Player& p) {
   return m;
 }
 
-// Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
-inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
-  const int w = lo >> 6, b = lo & 63;
-  uint64_t v = bits[w] >> b;
-  if (b + len > 64) v |= bits[w + 1] << (64 - b);
-  return v & ((uint64_t(1) << len) - 1);
-}
-
 // Insertion sort: the lists are short (a tribe's units or cities).
 inline void sort_small(int16_t* a, int n) {
   for (int i = 1; i < n; ++i) {
@@ -162,13 +154,14 @@ inline void sort_small(int16_t* a, int n) {
   }
 }
 
-// Calls emit(id) for every legal id in ascending order; stops when emit returns false.
 // The reach of one unit: from the cache when still valid, else searched (and cached).
-int unit_reach(const GameState& s, int slot, MoveContext& moves, bool& moves_ready, MoveCache* cache,
-               int16_t* scratch, const int16_t** list) {
+// `boards_ready`: the boards were brought up to date by this enumeration; `foreign`: the tiles
+// holding another tribe's unit.
+int unit_reach(const GameState& s, int slot, const uint64_t* foreign, MoveBoards& boards, bool& boards_ready,
+               MoveCache* cache, int16_t* scratch, const int16_t** list) {
   auto search = [&](int16_t* out) {
-    if (!moves_ready) { prepare_moves(s, s.current_player, moves); moves_ready = true; }
-    return reachable_tiles(s, slot, moves, out);
+    if (!boards_ready) { prepare_move_boards(s, foreign, boards, cache != nullptr); boards_ready = true; }
+    return reachable_tiles(s, slot, boards, out);
   };
   if (!cache) {
     *list = scratch;
@@ -302,6 +295,7 @@ inline bool emit_free_tiles(Emit& emit, const GameState& s, int32_t base, const 
   return true;
 }
 
+// Calls emit(id) for every legal id in ascending order; stops when emit returns false.
 template <class Emit>
 void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr) {
   if (s.game_over) return;
@@ -488,14 +482,15 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     }
   }
   int16_t reach[kMaxReachable];
-  MoveContext moves;
-  bool moves_ready = false;
+  thread_local MoveBoards scratch_boards;  // callers without a cache: rows allocated once per thread
+  MoveBoards& boards = cache ? cache->boards : scratch_boards;
+  bool boards_ready = false;
   for (int i = 0; i < num_units; ++i) {
     const int t = unit_tiles[i];
     const int slot = s.tiles[t].unit;
     if (!can_move(s.units[slot])) continue;
     const int16_t* list = nullptr;
-    const int count = unit_reach(s, slot, moves, moves_ready, cache, reach, &list);
+    const int count = unit_reach(s, slot, enemy_tiles, boards, boards_ready, cache, reach, &list);
     if (!emit_free_tiles(emit, s, space.move(t, 0), list, count)) return;
   }
 }

@@ -47,8 +47,35 @@ inline bool can_attack(const Unit& u) { return (kStatusTables.attack[u.type] >> 
 void after_move_status(Unit& u);
 void after_attack_status(Unit& u, bool killed);
 
-// ---- §6 movement search (pathing.cpp). A MoveContext is prepared once per
-// legal-action enumeration for the acting player and shared by all its units.
+// ---- §6 movement search. The fast search (move_boards.cpp) works on row bitboards of the
+// acting tribe's step classes (MoveBoards, game.hpp), kept between enumerations in a MoveCache;
+// pathing.cpp holds the same rule tile by tile: the reference search that checks it.
+inline constexpr int kMaxMove = 3;      // the largest movement of any unit type
+inline constexpr int kMoveUnit = 256;   // movement in fixed point: 1/256 of a step
+// Every step costs at least half a step and the movement spent stays below MOV + 1 steps.
+inline constexpr int kMaxMoveSteps = 2 * kMaxMove + 1;
+inline constexpr int kMoveWindow = 2 * kMaxMoveSteps + 1;
+// Upper bound of reachable_tiles' output size.
+inline constexpr int kMaxReachable = kMoveWindow * kMoveWindow;
+// Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
+inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
+  const int w = lo >> 6, b = lo & 63;
+  uint64_t v = bits[w] >> b;
+  if (b + len > 64) v |= bits[w + 1] << (64 - b);
+  return v & ((uint64_t(1) << len) - 1);
+}
+// Brings `b` up to date for the acting tribe of `s`; `foreign`: the tiles holding another
+// tribe's unit (a tile bitset). With `keep`, rows whose epochs still match are reused; without
+// (a caller that keeps nothing between lists), all are rebuilt and none is marked reusable.
+void prepare_move_boards(const GameState& s, const uint64_t* foreign, MoveBoards& b, bool keep);
+// Writes the tiles the unit in `slot` (of the acting tribe) can reach, in ascending order,
+// including tiles held by its own tribe's units (passable but not destinations).
+int reachable_tiles(const GameState& s, int slot, const MoveBoards& b, int16_t* out);
+// True when the unit (of the current player, able to move) can move to an empty
+// neighbour: a witness that reachable_tiles lists a destination, without a search.
+bool has_one_step_move(const GameState& s, const Unit& u);
+// The reference: each tile classified on its own (MoveContext) and a plain whole-board search
+// with the step costs of the rule (checking only; legal_actions_reference).
 struct MoveContext {
   int player = -1;
   uint8_t zoc[kMaxTiles];    // next to a unit of another tribe
@@ -57,16 +84,7 @@ struct MoveContext {
   mutable uint8_t step_class[kMaxTiles];
 };
 void prepare_moves(const GameState& s, int player, MoveContext& ctx);
-// Writes the tiles the unit in `slot` can reach, in ascending order, including
-// tiles held by its own tribe's units (passable but not destinations).
-int reachable_tiles(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
-// True when the unit (of the current player, able to move) can move to an empty
-// neighbour: a witness that reachable_tiles lists a destination, without a search.
-bool has_one_step_move(const GameState& s, const Unit& u);
-// The same list from a plain whole-board search (checking only; legal_actions_reference).
 int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& ctx, int16_t* out);
-// Upper bound of reachable_tiles' output size.
-inline constexpr int kMaxReachable = (2 * (2 * 3 + 1) + 1) * (2 * (2 * 3 + 1) + 1);
 // Moves the unit along its path to `to`: embark/disembark, vision, status.
 void move_unit(GameState& s, int slot, int to);
 // §8.5 push test: can the unit of `player` be placed on `tile`?

@@ -70,6 +70,7 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
   }
   b.tick = 1;
   b.current_player = 0;
+  rebuild_tile_bits(b);
   touch_territory(b);  // a new state: every derived cache starts over
   s = std::move(b);
 }
@@ -168,6 +169,7 @@ void edit_set_building(GameState& s, int tile, int building, bool with_effects) 
   }
   t.building = int8_t(building);
   t.resource = kNoResource;
+  refresh_tile_bits(s, tile);
   touch_moves(s);
   touch_tiles(s);
   t.building_level = is_temple(building) ? 1 : 0;

@@ -91,6 +91,7 @@ void deserialize(GameState& out, std::string_view bytes) {
   s.units.reserve(tiles);
   s.unit_alias.reserve(tiles * size_t(s.num_players));
   s.cities.reserve(tiles);
+  rebuild_tile_bits(s);
   if (std::string problem = check_invariants(s); !problem.empty()) {
     throw InvalidArgument("state bytes are inconsistent: " + problem);
   }

@@ -62,6 +62,7 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
     s.tiles[t].resource = level.resource[t];
     villages += level.terrain[t] == kVillage;
   }
+  rebuild_tile_bits(s);
   s.units.reserve(tiles);
   s.unit_alias.reserve(size_t(tiles) * size_t(players));
   s.cities.reserve(villages + players);

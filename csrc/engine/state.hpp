@@ -112,6 +112,18 @@ struct SightingsPending {
   std::array<int16_t, kSlots> slots{};
 };
 
+// The rows of GameState::tile_bits: one per terrain, the tiles holding a port, the road-or-city
+// tiles (road steps end there), the road links (road steps start there), the territory of any
+// tribe, then each tribe's territory (kTileBitsOwnedBy + player).
+enum TileBitRow : int {
+  kTileBitsTerrain = 0,  // + terrain
+  kTileBitsPort = kNumTerrains,
+  kTileBitsRoadOrCity,
+  kTileBitsRoadLink,
+  kTileBitsTerritory,
+  kTileBitsOwnedBy  // + player
+};
+
 struct GameState {
   // -- configuration (fixed for the game)
   int8_t map_size = 0;
@@ -137,9 +149,9 @@ struct GameState {
   // Process-unique stamp, renewed by every change of which tiles and cities make up a tribe's
   // territory (cities' owners and borders); always together with move_epoch. Derived like it.
   uint64_t territory_epoch = 0;
-  // Process-unique stamp, renewed by every change of a tile's terrain, resource or building
-  // (what the build and tile-action candidates read of the board: TileScan); also with the
-  // territory epoch. Derived like it.
+  // Process-unique stamp, renewed by every change of a tile's terrain, resource, building or
+  // road (what the build and tile-action candidates and the movement bitboards read of the
+  // board: TileScan, MoveBoards); also with the territory epoch. Derived like it.
   uint64_t tile_epoch = 0;
   // What may have shown a unit to a player who has no observed id for it since the last
   // note_sightings (world.hpp): apply_action gives ids only to these candidates. Derived: not part
@@ -160,11 +172,18 @@ struct GameState {
   // Observed unit ids: [slot * num_players + p] is player p's alias of the unit in that slot, given
   // at first sight in p's own order (0: not seen yet), so no alias depends on hidden events.
   std::vector<int32_t> unit_alias;
+  // Derived: the tiles as bitsets, kTileBitsOwnedBy + num_players rows (TileBitRow) of
+  // explored_words() words (bit t of a row: tile t; bits past the board clear), for word-parallel
+  // board scans (the movement search). Kept in step with `tiles` and the cities' owners by
+  // refresh_tile_bits and touch_territory (world.hpp); check_invariants verifies them. Not part of
+  // equality or serialization.
+  std::vector<uint64_t> tile_bits;
 
   int explored_words() const { return (num_tiles + 63) / 64; }
   bool explored_by(int player, int tile) const {
     return (explored[std::size_t(player) * explored_words() + (tile >> 6)] >> (tile & 63)) & 1u;
   }
+  const uint64_t* tile_bits_of(int row) const { return tile_bits.data() + std::size_t(row) * explored_words(); }
   int tile_index(int x, int y) const { return x * map_size + y; }
   int tile_x(int tile) const { return tile / map_size; }
   int tile_y(int tile) const { return tile % map_size; }

@@ -6,11 +6,66 @@
 
 namespace polyenv {
 
+// ------------------------------------------------------------------ tile bitsets
+
+uint32_t tile_bit_rows(const Tile& t) {
+  // A terrain out of range (bytes not checked yet: from_bytes) has no row; check_invariants reports it.
+  const uint32_t terrain = t.terrain >= 0 && t.terrain < kNumTerrains ? 1u << (kTileBitsTerrain + t.terrain) : 0u;
+  return terrain | (uint32_t(t.building == kPort) << kTileBitsPort) |
+         (uint32_t(road_or_city(t)) << kTileBitsRoadOrCity) | (uint32_t(t.road_link != 0) << kTileBitsRoadLink);
+}
+
+void refresh_tile_bits(GameState& s, int tile) {
+  const uint32_t rows = tile_bit_rows(s.tiles[tile]);
+  const size_t words = size_t(s.explored_words());
+  uint64_t* word = s.tile_bits.data() + (tile >> 6);
+  const int bit = tile & 63;
+  for (int r = 0; r < kTileBitsTerritory; ++r, word += words) {
+    *word = (*word & ~(uint64_t(1) << bit)) | (uint64_t((rows >> r) & 1u) << bit);
+  }
+}
+
+namespace {
+
+void refresh_territory_bits(GameState& s) {
+  const size_t words = size_t(s.explored_words());
+  uint64_t* territory = s.tile_bits.data() + size_t(kTileBitsTerritory) * words;
+  std::fill(territory, territory + (size_t(s.num_players) + 1) * words, uint64_t(0));
+  for (int t = 0; t < s.num_tiles; ++t) {
+    const int city = s.tiles[t].city;
+    // Out of range only in bytes not checked yet (from_bytes): check_invariants reports them.
+    if (city < 0 || city >= int(s.cities.size())) continue;
+    const int owner = s.cities[city].owner;
+    if (owner < 0 || owner >= s.num_players) continue;
+    const uint64_t bit = uint64_t(1) << (t & 63);
+    territory[size_t(t >> 6)] |= bit;
+    territory[(size_t(1) + size_t(owner)) * words + size_t(t >> 6)] |= bit;
+  }
+}
+
+}  // namespace
+
+void rebuild_tile_bits(GameState& s) {
+  const size_t words = size_t(s.explored_words());
+  s.tile_bits.assign((size_t(kTileBitsOwnedBy) + size_t(s.num_players)) * words, 0);
+  for (int t = 0; t < s.num_tiles; ++t) {
+    for (uint32_t rows = tile_bit_rows(s.tiles[t]); rows; rows &= rows - 1) {
+      s.tile_bits[size_t(__builtin_ctz(rows)) * words + size_t(t >> 6)] |= uint64_t(1) << (t & 63);
+    }
+  }
+  refresh_territory_bits(s);
+}
+
 // ------------------------------------------------------------------ units
 
 void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
 void touch_tiles(GameState& s) { s.tile_epoch = next_move_epoch(); }
 void touch_territory(GameState& s) {
+  if (s.tile_bits.size() == (size_t(kTileBitsOwnedBy) + size_t(s.num_players)) * size_t(s.explored_words())) {
+    refresh_territory_bits(s);
+  } else {
+    rebuild_tile_bits(s);  // a state put together without them
+  }
   s.territory_epoch = next_move_epoch();
   touch_tiles(s);
   touch_moves(s);
@@ -234,7 +289,7 @@ int create_city(GameState& s, int player, int tile, bool capital) {
   if (capital) c.flags = kCityCapital | kCityOriginalCapital;
   s.tiles[tile].terrain = kCity;
   s.tiles[tile].resource = kNoResource;
-  refresh_road_links(s, tile);
+  refresh_road_links(s, tile);  // and the tile's bits
   s.tiles[tile].city = -1;  // the centre is claimed below like any tile
   Player& p = s.players[player];
   p.num_cities++;
@@ -352,6 +407,7 @@ void refresh_road_links(GameState& s, int tile) {
     }
     s.road_links += int(link) - int(s.tiles[t].road_link);
     s.tiles[t].road_link = link;
+    refresh_tile_bits(s, t);  // road_or_city of `tile`, road links around it
   });
   touch_moves(s);
 }

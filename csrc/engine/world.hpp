@@ -86,10 +86,19 @@ int count_known_techs(const Player& p);
 
 // ---- move cache: renews s.move_epoch (see MoveCache in mechanics.hpp).
 void touch_moves(GameState& s);
-// Renews s.territory_epoch (and s.move_epoch, s.tile_epoch): cities' owners or borders changed (TileScan).
+// Renews s.territory_epoch (and s.move_epoch, s.tile_epoch) and the territory rows of s.tile_bits:
+// cities' owners or borders changed (TileScan).
 void touch_territory(GameState& s);
-// Renews s.tile_epoch: a tile's terrain, resource or building changed (TileScan).
+// Renews s.tile_epoch: a tile's terrain, resource, building or road changed (TileScan, MoveBoards).
 void touch_tiles(GameState& s);
+
+// ---- tile bitsets (GameState::tile_bits): refresh a tile's after its terrain, building or road
+// changed (refresh_road_links refreshes the tiles it touches; touch_territory the territory rows);
+// rebuild all for a new board.
+void refresh_tile_bits(GameState& s, int tile);
+void rebuild_tile_bits(GameState& s);
+// The rows below kTileBitsTerritory that hold tile `t` (check_invariants compares the two).
+uint32_t tile_bit_rows(const Tile& t);
 
 // ---- road links: call after anything that makes a tile a road or a city.
 inline bool road_or_city(const Tile& t) { return t.terrain == kCity || (t.road && !is_water(t.terrain)); }

@@ -303,7 +303,8 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
   }
   if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
   note_sightings(s);  // observed ids for every unit a player of this world sees and has no id for
-  touch_moves(s);
+  rebuild_tile_bits(s);
+  touch_territory(s);  // a new board: every derived cache (territory, tiles, moves) starts over
   std::string problem = check_invariants(s);
   if (!problem.empty()) return "inconsistent hypothesis: " + problem;
   return {};
