@@ -65,10 +65,7 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
 void new_game(GameState& s, const GameConfig& cfg, uint64_t seed);
 
 // What the legal list reads of the tribes' cities and territory, for one territory
-// epoch (cities' owners and borders: world.hpp, touch_territory), and the tiles where
-// the acting tribe could build a road (given Roads and 2 stars), for one move epoch
-// and player (what these depend on — terrain, roads, other tribes' units, what the
-// tribe sees — renews the move epoch: touch_moves). And the last list's build and
+// epoch (cities' owners and borders: world.hpp, touch_territory). And the last list's build and
 // tile-action ids (the territory blocks), for one territory epoch, tile epoch (each
 // tile's terrain, resource and building: touch_tiles), player and what those rules
 // read of the tribe (the buildings it may afford, the tile actions it may take).
@@ -78,10 +75,6 @@ struct TileScan {
   uint64_t territory_epoch = 0;
   std::array<int16_t, kMaxPlayers + 1> city_begin{}, territory_begin{};
   std::vector<int16_t> city_tiles, territory, territory_city;
-  uint64_t road_epoch = 0;
-  int road_player = -1;
-  int num_roads = 0;
-  std::vector<int16_t> road_tiles;
   struct ImprovementKey {
     uint64_t territory_epoch = 0, tile_epoch = 0;  // 0: nothing kept
     int player = -1;
@@ -120,16 +113,16 @@ struct MoveBoards {
 struct MoveCache {
   struct Entry {
     uint64_t epoch = 0;
-    uint32_t offset = 0;
+    uint32_t offset = 0;  // in `pool`
     int32_t uid = 0;
     int16_t tile = -1;
-    uint16_t count = 0;
+    int16_t first_word = 0, num_words = 0;  // the reach: these words of a tile bitset
   };
   std::vector<Entry> entries;  // by unit slot
-  std::vector<int16_t> pool;   // reach lists, bump-allocated; cleared when full
+  std::vector<uint64_t> pool;  // reach words, bump-allocated; cleared when full
   uint32_t used = 0;
-  TileScan scan;  // territory and road candidates (legal_actions)
-  MoveBoards boards;  // the movement search's bitboards
+  TileScan scan;      // territory (legal_actions)
+  MoveBoards boards;  // the movement search's bitsets
 };
 
 // Writes the legal ids of the current player in ascending (canonical) order,

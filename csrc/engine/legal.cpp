@@ -154,39 +154,41 @@ inline void sort_small(int16_t* a, int n) {
   }
 }
 
-// The reach of one unit: from the cache when still valid, else searched (and cached).
-// `boards_ready`: the boards were brought up to date by this enumeration; `foreign`: the tiles
-// holding another tribe's unit.
-int unit_reach(const GameState& s, int slot, const uint64_t* foreign, MoveBoards& boards, bool& boards_ready,
-               MoveCache* cache, int16_t* scratch, const int16_t** list) {
-  auto search = [&](int16_t* out) {
+// The reach of one unit (*words: its words): from the cache when still valid, else searched
+// (and cached). `boards_ready`: the boards were brought up to date by this enumeration;
+// `foreign`: the tiles holding another tribe's unit.
+Reach unit_reach(const GameState& s, int slot, const uint64_t* foreign, MoveBoards& boards, bool& boards_ready,
+                 MoveCache* cache, uint64_t* scratch, const uint64_t** words) {
+  auto search = [&](uint64_t* out) {
     if (!boards_ready) { prepare_move_boards(s, foreign, boards, cache != nullptr); boards_ready = true; }
     return reachable_tiles(s, slot, boards, out);
   };
   if (!cache) {
-    *list = scratch;
+    *words = scratch;
     return search(scratch);
   }
   const Unit& u = s.units[slot];
   if (cache->entries.size() < s.units.size()) cache->entries.resize(size_t(s.num_tiles));
-  if (cache->pool.empty()) cache->pool.resize(size_t(64) * kMaxReachable);
+  if (cache->pool.empty()) cache->pool.resize(size_t(256) * kMaxReachWords);
   MoveCache::Entry& e = cache->entries[slot];
   if (e.epoch == s.move_epoch && e.uid == u.uid && e.tile == u.tile && s.move_epoch != 0) {
-    *list = cache->pool.data() + e.offset;
-    return e.count;
+    *words = cache->pool.data() + e.offset;
+    return {e.first_word, e.num_words};
   }
-  if (cache->used + kMaxReachable > cache->pool.size()) {  // full: forget everything
+  if (cache->used + kMaxReachWords > cache->pool.size()) {  // full: forget everything
     for (MoveCache::Entry& old : cache->entries) old.epoch = 0;
     cache->used = 0;
   }
+  const Reach reach = search(cache->pool.data() + cache->used);
   e.epoch = s.move_epoch;
   e.uid = u.uid;
   e.tile = u.tile;
   e.offset = cache->used;
-  e.count = uint16_t(search(cache->pool.data() + e.offset));
-  cache->used += e.count;
-  *list = cache->pool.data() + e.offset;
-  return e.count;
+  e.first_word = int16_t(reach.first_word);
+  e.num_words = int16_t(reach.num_words);
+  cache->used += uint32_t(reach.num_words);
+  *words = cache->pool.data() + e.offset;
+  return reach;
 }
 
 // Every tribe's cities and territory (the tiles of its cities within their scan radius),
@@ -234,31 +236,22 @@ void scan_territory(const GameState& s, TileScan& scan, int only_player = -1) {
   scan.city_begin[size_t(s.num_players)] = int16_t(num_cities);
   scan.territory_begin[size_t(s.num_players)] = int16_t(num_territory);
 }
-// `enemy_tiles`: the tiles holding another tribe's unit (bit per tile).
-void scan_road_tiles(const GameState& s, int player, const uint64_t* enemy_tiles, TileScan& scan) {
-  scan.road_epoch = s.move_epoch;
-  scan.road_player = player;
-  if (int(scan.road_tiles.size()) < s.num_tiles) scan.road_tiles.resize(size_t(s.num_tiles));
-  constexpr uint32_t kRoadTerrains = (1u << kPlain) | (1u << kForest) | (1u << kVillage);
-  const Tile* tiles = s.tiles.data();
-  const uint64_t* seen = s.full_observability ? nullptr : &s.explored[size_t(player) * s.explored_words()];
-  int count = 0;
-  // can_build_road's conditions but the tech and the stars, inlined.
-  auto test = [&](int t) {
-    const Tile& tile = tiles[t];
-    if (tile.road || !((kRoadTerrains >> tile.terrain) & 1u)) return;
-    if (tile.city >= 0 && s.cities[tile.city].owner != player) return;
-    if ((enemy_tiles[t >> 6] >> (t & 63)) & 1u) return;
-    scan.road_tiles[size_t(count++)] = int16_t(t);
-  };
-  if (!seen) {
-    for (int t = 0, end = s.num_tiles; t < end; ++t) test(t);
-  } else {  // fog: the seen tiles only (explored bits beyond the board are clear)
-    for (int w = 0, words = s.explored_words(); w < words; ++w) {
-      for (uint64_t bits = seen[w]; bits; bits &= bits - 1) test(w * 64 + __builtin_ctzll(bits));
-    }
+// Where the acting tribe could build a road given Roads and 2 stars (can_build_road's other
+// conditions, a word at a time): a seen plain, forest or village tile without a road, outside
+// other tribes' territory, without another tribe's unit (`foreign`). Calls emit(tile) in order.
+template <class EmitTile>
+inline bool for_each_road_tile(const GameState& s, int player, const uint64_t* foreign, EmitTile&& emit) {
+  auto terrain = [&](int t) { return s.tile_bits_of(int(kTileBitsTerrain) + t); };
+  const uint64_t *plain = terrain(kPlain), *forest = terrain(kForest), *village = terrain(kVillage);
+  const uint64_t* road = s.tile_bits_of(kTileBitsRoadOrCity);  // on these terrains: a road
+  const uint64_t *territory = s.tile_bits_of(kTileBitsTerritory), *own = s.tile_bits_of(kTileBitsOwnedBy + player);
+  const uint64_t* seen = s.full_observability ? nullptr : &s.explored[size_t(player) * size_t(s.explored_words())];
+  for (int w = 0, words = s.explored_words(); w < words; ++w) {
+    uint64_t bits = (plain[w] | forest[w] | village[w]) & ~road[w] & ~(territory[w] & ~own[w]) & ~foreign[w];
+    if (seen) bits &= seen[w];
+    for (; bits; bits &= bits - 1) if (!emit(w * 64 + __builtin_ctzll(bits))) return false;
   }
-  scan.num_roads = count;
+  return true;
 }
 
 // Emits the n consecutive ids first .. first + n - 1; false when the visitor stopped. A visitor
@@ -283,15 +276,17 @@ inline bool emit_ids(Emit& emit, const int32_t* list, int n) {
   return true;
 }
 
-// Emits base + t for the tiles t of `list` that hold no unit (a unit's move destinations:
-// own units are passable, not destinations); false when the visitor stopped. A visitor with
-// `free_tiles` (the list writer) takes them in one call when they fit.
+// Emits base + t for the tiles t of a unit's reach (`words`) that hold none of its tribe's
+// units (`own`; passable, not destinations; other tribes' units are never reached), in order;
+// false when the visitor stopped.
 template <class Emit>
-inline bool emit_free_tiles(Emit& emit, const GameState& s, int32_t base, const int16_t* list, int n) {
-  if constexpr (requires { emit.free_tiles(s, base, list, n); }) {
-    if (emit.free_tiles(s, base, list, n)) return true;
+inline bool emit_destinations(Emit& emit, int32_t base, Reach reach, const uint64_t* words, const uint64_t* own) {
+  for (int w = 0; w < reach.num_words; ++w) {
+    const int word = reach.first_word + w;
+    for (uint64_t bits = words[w] & ~own[word]; bits; bits &= bits - 1) {
+      if (!emit(base + word * 64 + __builtin_ctzll(bits))) return false;
+    }
   }
-  for (int j = 0; j < n; ++j) if (s.tiles[list[j]].unit < 0 && !emit(base + list[j])) return false;
   return true;
 }
 
@@ -350,12 +345,11 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
   const TileActionMasks tile_masks = tile_action_masks(p);
   const bool roads = p.has(kRoads) && p.stars >= 2;
-  // Cities and territory change only with the territory epoch, road candidates only with the
-  // move epoch (see TileScan); a tribe that can neither build a road, spawn, build nor act on a
-  // tile needs none of them.
+  // Cities and territory change only with the territory epoch (see TileScan); a tribe that can
+  // neither spawn, build nor act on a tile needs neither.
   int num_cities = 0, num_territory = 0;
   const int16_t *city_tiles = nullptr, *territory = nullptr, *territory_city = nullptr;
-  if (roads || spawnable || allowed || tile_masks.any) {
+  if (spawnable || allowed || tile_masks.any) {
     thread_local TileScan scratch;  // callers without a cache: buffers allocated once per thread
     TileScan& scan = cache ? cache->scan : scratch;
     if (!cache) scan_territory(s, scan, player);
@@ -366,13 +360,8 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     city_tiles = scan.city_tiles.data() + city_begin;
     territory = scan.territory.data() + territory_begin;
     territory_city = scan.territory_city.data() + territory_begin;
-    if (roads) {
-      if (!cache || scan.road_epoch != s.move_epoch || s.move_epoch == 0 || scan.road_player != player) {
-        scan_road_tiles(s, player, enemy_tiles, scan);
-      }
-      for (int i = 0; i < scan.num_roads; ++i) if (!emit(space.build_road(scan.road_tiles[i]))) return;
-    }
   }
+  if (roads && !for_each_road_tile(s, player, enemy_tiles, [&](int t) { return emit(space.build_road(t)); })) return;
   for (int i = 0; i < num_cities && spawnable; ++i) {
     const int t = city_tiles[i];
     const City& c = s.cities[s.tiles[t].city];
@@ -481,7 +470,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
       }
     }
   }
-  int16_t reach[kMaxReachable];
+  uint64_t reach_words[kMaxReachWords];
   thread_local MoveBoards scratch_boards;  // callers without a cache: rows allocated once per thread
   MoveBoards& boards = cache ? cache->boards : scratch_boards;
   bool boards_ready = false;
@@ -489,9 +478,9 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     const int t = unit_tiles[i];
     const int slot = s.tiles[t].unit;
     if (!can_move(s.units[slot])) continue;
-    const int16_t* list = nullptr;
-    const int count = unit_reach(s, slot, enemy_tiles, boards, boards_ready, cache, reach, &list);
-    if (!emit_free_tiles(emit, s, space.move(t, 0), list, count)) return;
+    const uint64_t* words = nullptr;
+    const Reach reach = unit_reach(s, slot, enemy_tiles, boards, boards_ready, cache, reach_words, &words);
+    if (!emit_destinations(emit, space.move(t, 0), reach, words, own_tiles)) return;
   }
 }
 
@@ -520,17 +509,6 @@ struct ListWriter {
     if (n > capacity - count) return false;
     std::copy_n(list, n, out + count);
     count += n;
-    return true;
-  }
-  bool free_tiles(const GameState& s, int32_t base, const int16_t* list, int n) {
-    if (n > capacity - count) return false;
-    int32_t* dst = out + count;
-    int k = 0;
-    for (int j = 0; j < n; ++j) {
-      dst[k] = base + list[j];
-      k += s.tiles[list[j]].unit < 0;
-    }
-    count += k;
     return true;
   }
 };

@@ -55,8 +55,9 @@ inline constexpr int kMoveUnit = 256;   // movement in fixed point: 1/256 of a s
 // Every step costs at least half a step and the movement spent stays below MOV + 1 steps.
 inline constexpr int kMaxMoveSteps = 2 * kMaxMove + 1;
 inline constexpr int kMoveWindow = 2 * kMaxMoveSteps + 1;
-// Upper bound of reachable_tiles' output size.
-inline constexpr int kMaxReachable = kMoveWindow * kMoveWindow;
+// The words of a unit's window (kMoveWindow rows of at most kMaxMapSize tiles, plus one word
+// for a window that does not start on a word boundary): the most reachable_tiles writes.
+inline constexpr int kMaxReachWords = (kMoveWindow * kMaxMapSize + 63) / 64 + 1;
 // Bits [lo, lo + len) of a tile bitset (len <= 57), as the low bits of the result.
 inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
   const int w = lo >> 6, b = lo & 63;
@@ -68,9 +69,13 @@ inline uint64_t bit_range(const uint64_t* bits, int lo, int len) {
 // tribe's unit (a tile bitset). With `keep`, rows whose epochs still match are reused; without
 // (a caller that keeps nothing between lists), all are rebuilt and none is marked reusable.
 void prepare_move_boards(const GameState& s, const uint64_t* foreign, MoveBoards& b, bool keep);
-// Writes the tiles the unit in `slot` (of the acting tribe) can reach, in ascending order,
-// including tiles held by its own tribe's units (passable but not destinations).
-int reachable_tiles(const GameState& s, int slot, const MoveBoards& b, int16_t* out);
+// The tiles the unit in `slot` (of the acting tribe) can reach, including tiles held by its own
+// tribe's units (passable but not destinations): words first_word .. first_word + num_words - 1
+// of a tile bitset, written to `out` (at most kMaxReachWords words).
+struct Reach {
+  int first_word, num_words;
+};
+Reach reachable_tiles(const GameState& s, int slot, const MoveBoards& b, uint64_t* out);
 // True when the unit (of the current player, able to move) can move to an empty
 // neighbour: a witness that reachable_tiles lists a destination, without a search.
 bool has_one_step_move(const GameState& s, const Unit& u);

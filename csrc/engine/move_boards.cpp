@@ -18,10 +18,6 @@ static_assert([] {
   return true;
 }());
 
-// The words of a unit's window: kMoveWindow rows of at most kMaxMapSize tiles, plus one
-// word for a window that does not start on a word boundary.
-constexpr int kMaxWindowWords = (kMoveWindow * kMaxMapSize + 63) / 64 + 1;
-
 // What a neighbourhood operation reads of the board: the map size and its column masks.
 struct Board {
   int n;
@@ -128,7 +124,7 @@ struct Window {
   Board board;
   bool naval;
   const uint64_t *step, *end, *water, *road_from, *road_to;  // step, end: with the Mind Bender's bar
-  uint64_t barred_step[kMaxWindowWords], barred_end[kMaxWindowWords];
+  uint64_t barred_step[kMaxReachWords], barred_end[kMaxReachWords];
 };
 
 void open_window(const GameState& s, const Unit& unit, const MoveBoards& b, int rows, Window& v) {
@@ -156,22 +152,19 @@ void open_window(const GameState& s, const Unit& unit, const MoveBoards& b, int 
   }
 }
 
-// Writes the tiles of `reached` but the start, ascending; returns their count.
-int write_tiles(const Window& v, uint64_t* reached, int start, int16_t* out) {
-  reached[start >> 6] &= ~(uint64_t(1) << (start & 63));
-  int count = 0;
-  for (int w = 0; w <= v.last; ++w) {
-    for (uint64_t bits = reached[w]; bits; bits &= bits - 1) out[count++] = int16_t((v.a + w) * 64 + __builtin_ctzll(bits));
-  }
-  return count;
+// `reached` but the start, as the unit's reach.
+Reach write_reach(const Window& v, const uint64_t* reached, int start, uint64_t* out) {
+  std::copy(reached, reached + v.last + 1, out);
+  out[start >> 6] &= ~(uint64_t(1) << (start & 63));
+  return {v.a, v.last + 1};
 }
 
 // Movement 1 (most units) in closed form. A first step ends the search there (its label is
 // MOV), unless it is a road step (the start a road link, the tile kRoadTo): half a step, and
 // then, but where the unit embarks or disembarks, every step that is not blocked fits
 // (at most one step more: 1.5 < MOV + 1) and ends the search.
-int reach_with_one_step(const Window& v, int start, int16_t* out) {
-  uint64_t from[kMaxWindowWords] = {}, near[kMaxWindowWords], reached[kMaxWindowWords];
+Reach reach_with_one_step(const Window& v, int start, uint64_t* out) {
+  uint64_t from[kMaxReachWords] = {}, near[kMaxReachWords], reached[kMaxReachWords];
   from[start >> 6] = uint64_t(1) << (start & 63);
   dilate(v.board, from, 0, v.last, near);
   for (int w = 0; w <= v.last; ++w) reached[w] = near[w] & (v.step[w] | v.end[w]);
@@ -180,7 +173,7 @@ int reach_with_one_step(const Window& v, int start, int16_t* out) {
     dilate(v.board, from, 0, v.last, near);
     for (int w = 0; w <= v.last; ++w) reached[w] |= near[w] & (v.step[w] | v.end[w]);
   }
-  return write_tiles(v, reached, start, out);
+  return write_reach(v, reached, start, out);
 }
 
 }  // namespace
@@ -200,7 +193,7 @@ int reach_with_one_step(const Window& v, int start, int16_t* out) {
 // movement left, which only happens while more than one step is left — at most twice on a
 // path for MOV <= 3 (768 -> 384 -> 192) — so two halvings of multiples of 128. Hence one
 // bucket per multiple of 32 below (kMaxMove + 1) * kMoveUnit, each holding one label.
-int reachable_tiles(const GameState& s, int slot, const MoveBoards& b, int16_t* out) {
+Reach reachable_tiles(const GameState& s, int slot, const MoveBoards& b, uint64_t* out) {
   constexpr int kGrain = 32, kBuckets = (kMaxMove + 1) * kMoveUnit / kGrain;
   static_assert(kBuckets <= 32);
   const Unit& unit = s.units[size_t(slot)];
@@ -209,10 +202,10 @@ int reachable_tiles(const GameState& s, int slot, const MoveBoards& b, int16_t* 
   open_window(s, unit, b, 2 * unit_movement(unit) + 1, v);
   const int start = unit.tile - v.a * 64, last = v.last;
   if (mov == kMoveUnit) return reach_with_one_step(v, start, out);
-  uint64_t settled[kMaxWindowWords] = {};  // reached, the start included
-  uint64_t buckets[kBuckets][kMaxWindowWords];
+  uint64_t settled[kMaxReachWords] = {};  // reached, the start included
+  uint64_t buckets[kBuckets][kMaxReachWords];
   uint32_t pending = 0;  // bit per nonempty bucket
-  uint64_t from[kMaxWindowWords], near[kMaxWindowWords], road[kMaxWindowWords], road_start[kMaxWindowWords];
+  uint64_t from[kMaxReachWords], near[kMaxReachWords], road[kMaxReachWords], road_start[kMaxReachWords];
   // Expands `from`, all settled at `label`: each kind of step that fits joins its label's bucket.
   auto expand = [&](int label) {
     dilate(v.board, from, 0, last, near);
@@ -257,7 +250,7 @@ int reachable_tiles(const GameState& s, int slot, const MoveBoards& b, int16_t* 
     }
     if (any && k * kGrain != mov) expand(k * kGrain);
   }
-  return write_tiles(v, settled, start, out);
+  return write_reach(v, settled, start, out);
 }
 
 }  // namespace polyenv

@@ -84,6 +84,7 @@ void edit_set_terrain(GameState& s, int tile, int terrain) {
     fail("the unit on tile " + std::to_string(tile) + " cannot stand on that terrain");
   }
   s.tiles[tile].terrain = int8_t(terrain);
+  refresh_tile_bits(s, tile);
   touch_tiles(s);
   refresh_road_links(s, tile);
 }

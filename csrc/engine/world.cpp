@@ -15,15 +15,22 @@ uint32_t tile_bit_rows(const Tile& t) {
          (uint32_t(road_or_city(t)) << kTileBitsRoadOrCity) | (uint32_t(t.road_link != 0) << kTileBitsRoadLink);
 }
 
-void refresh_tile_bits(GameState& s, int tile) {
+namespace {
+
+// Rows first .. last - 1 of tile `tile`'s bits from its Tile.
+void refresh_tile_rows(GameState& s, int tile, int first, int last) {
   const uint32_t rows = tile_bit_rows(s.tiles[tile]);
   const size_t words = size_t(s.explored_words());
-  uint64_t* word = s.tile_bits.data() + (tile >> 6);
+  uint64_t* word = s.tile_bits.data() + size_t(first) * words + size_t(tile >> 6);
   const int bit = tile & 63;
-  for (int r = 0; r < kTileBitsTerritory; ++r, word += words) {
+  for (int r = first; r < last; ++r, word += words) {
     *word = (*word & ~(uint64_t(1) << bit)) | (uint64_t((rows >> r) & 1u) << bit);
   }
 }
+
+}  // namespace
+
+void refresh_tile_bits(GameState& s, int tile) { refresh_tile_rows(s, tile, 0, kTileBitsTerritory); }
 
 namespace {
 
@@ -289,7 +296,8 @@ int create_city(GameState& s, int player, int tile, bool capital) {
   if (capital) c.flags = kCityCapital | kCityOriginalCapital;
   s.tiles[tile].terrain = kCity;
   s.tiles[tile].resource = kNoResource;
-  refresh_road_links(s, tile);  // and the tile's bits
+  refresh_tile_bits(s, tile);
+  refresh_road_links(s, tile);
   s.tiles[tile].city = -1;  // the centre is claimed below like any tile
   Player& p = s.players[player];
   p.num_cities++;
@@ -407,7 +415,7 @@ void refresh_road_links(GameState& s, int tile) {
     }
     s.road_links += int(link) - int(s.tiles[t].road_link);
     s.tiles[t].road_link = link;
-    refresh_tile_bits(s, t);  // road_or_city of `tile`, road links around it
+    refresh_tile_rows(s, t, kTileBitsRoadOrCity, kTileBitsRoadLink + 1);  // `tile`'s road, the links around it
   });
   touch_moves(s);
 }

@@ -92,9 +92,9 @@ void touch_territory(GameState& s);
 // Renews s.tile_epoch: a tile's terrain, resource, building or road changed (TileScan, MoveBoards).
 void touch_tiles(GameState& s);
 
-// ---- tile bitsets (GameState::tile_bits): refresh a tile's after its terrain, building or road
-// changed (refresh_road_links refreshes the tiles it touches; touch_territory the territory rows);
-// rebuild all for a new board.
+// ---- tile bitsets (GameState::tile_bits): refresh a tile's after its terrain or building changed
+// (refresh_road_links refreshes the road rows of the tiles it touches, touch_territory the
+// territory rows); rebuild all for a new board.
 void refresh_tile_bits(GameState& s, int tile);
 void rebuild_tile_bits(GameState& s);
 // The rows below kTileBitsTerritory that hold tile `t` (check_invariants compares the two).
