@@ -93,6 +93,8 @@ void resolve_convert(GameState& s, int slot, int target_tile) {
   const int old_owner = u.owner;
   if (u.home_city >= 0) s.cities[u.home_city].supported--;
   u.home_city = -1;
+  set_unit_bit(s, old_owner, u.tile, false);
+  set_unit_bit(s, new_owner, u.tile, true);
   u.owner = int8_t(new_owner);
   touch_moves(s);
   u.status = kFinished;

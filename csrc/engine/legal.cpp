@@ -322,17 +322,19 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   int16_t unit_tiles[kMaxTiles];
   int num_units = 0;
   // Tiles holding the tribe's own units (read in ascending order below: no sort) and another
-  // tribe's. Only the board's words are cleared (and the one past them that bit_range may read).
-  uint64_t own_tiles[kMaxTiles / 64 + 2], enemy_tiles[kMaxTiles / 64 + 2];
+  // tribe's, with their first and last.
+  const uint64_t* own_tiles = s.unit_bits_of(player);
+  uint64_t enemy_tiles[kMaxTiles / 64 + 1];
   const int words = s.explored_words();
-  for (int w = 0; w < words + 2; ++w) own_tiles[w] = enemy_tiles[w] = 0;
-  int enemy_lo = kMaxTiles, enemy_hi = -1;  // their first and last tile
-  for (const Unit& u : s.units) {
-    if (!u.alive()) continue;
-    const bool own = u.owner == player;  // no branch on the owner: it is not predictable
-    (own ? own_tiles : enemy_tiles)[u.tile >> 6] |= uint64_t(1) << (u.tile & 63);
-    enemy_lo = std::min<int>(enemy_lo, own ? kMaxTiles : u.tile);
-    enemy_hi = std::max<int>(enemy_hi, own ? -1 : u.tile);
+  int enemy_lo = kMaxTiles, enemy_hi = -1;
+  for (int w = 0; w < words; ++w) {
+    uint64_t enemy = 0;
+    for (int q = 0; q < s.num_players; ++q) enemy |= q == player ? 0 : s.unit_bits_of(q)[w];
+    enemy_tiles[w] = enemy;
+    if (enemy) {
+      enemy_lo = std::min(enemy_lo, w * 64 + __builtin_ctzll(enemy));
+      enemy_hi = w * 64 + 63 - __builtin_clzll(enemy);
+    }
   }
   for (int w = 0; w < words; ++w) {
     for (uint64_t bits = own_tiles[w]; bits; bits &= bits - 1) unit_tiles[num_units++] = int16_t(w * 64 + __builtin_ctzll(bits));
@@ -478,9 +480,9 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
     const int t = unit_tiles[i];
     const int slot = s.tiles[t].unit;
     if (!can_move(s.units[slot])) continue;
-    const uint64_t* words = nullptr;
-    const Reach reach = unit_reach(s, slot, enemy_tiles, boards, boards_ready, cache, reach_words, &words);
-    if (!emit_destinations(emit, space.move(t, 0), reach, words, own_tiles)) return;
+    const uint64_t* reached = nullptr;
+    const Reach reach = unit_reach(s, slot, enemy_tiles, boards, boards_ready, cache, reach_words, &reached);
+    if (!emit_destinations(emit, space.move(t, 0), reach, reached, own_tiles)) return;
   }
 }
 

@@ -114,7 +114,8 @@ struct SightingsPending {
 
 // The rows of GameState::tile_bits: one per terrain, the tiles holding a port, the road-or-city
 // tiles (road steps end there), the road links (road steps start there), the territory of any
-// tribe, then each tribe's territory (kTileBitsOwnedBy + player).
+// tribe, then each tribe's territory (kTileBitsOwnedBy + player), then the tiles holding each
+// tribe's units (GameState::unit_bits_of).
 enum TileBitRow : int {
   kTileBitsTerrain = 0,  // + terrain
   kTileBitsPort = kNumTerrains,
@@ -172,18 +173,20 @@ struct GameState {
   // Observed unit ids: [slot * num_players + p] is player p's alias of the unit in that slot, given
   // at first sight in p's own order (0: not seen yet), so no alias depends on hidden events.
   std::vector<int32_t> unit_alias;
-  // Derived: the tiles as bitsets, kTileBitsOwnedBy + num_players rows (TileBitRow) of
-  // explored_words() words (bit t of a row: tile t; bits past the board clear), for word-parallel
-  // board scans (the movement search). Kept in step with `tiles` and the cities' owners by
-  // refresh_tile_bits and touch_territory (world.hpp); check_invariants verifies them. Not part of
-  // equality or serialization.
+  // Derived: the tiles as bitsets, tile_bits_rows() rows (TileBitRow) of explored_words() words
+  // (bit t of a row: tile t; bits past the board clear), for word-parallel board scans (the legal
+  // list, the movement search). Kept in step with `tiles`, the cities' owners and the units by
+  // refresh_tile_bits, touch_territory and the unit primitives (world.hpp); check_invariants
+  // verifies them. Not part of equality or serialization.
   std::vector<uint64_t> tile_bits;
 
   int explored_words() const { return (num_tiles + 63) / 64; }
   bool explored_by(int player, int tile) const {
     return (explored[std::size_t(player) * explored_words() + (tile >> 6)] >> (tile & 63)) & 1u;
   }
+  int tile_bits_rows() const { return kTileBitsOwnedBy + 2 * num_players; }
   const uint64_t* tile_bits_of(int row) const { return tile_bits.data() + std::size_t(row) * explored_words(); }
+  const uint64_t* unit_bits_of(int player) const { return tile_bits_of(kTileBitsOwnedBy + num_players + player); }
   int tile_index(int x, int y) const { return x * map_size + y; }
   int tile_x(int tile) const { return tile / map_size; }
   int tile_y(int tile) const { return tile % map_size; }

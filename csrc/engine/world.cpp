@@ -52,15 +52,27 @@ void refresh_territory_bits(GameState& s) {
 
 }  // namespace
 
+// Sets or clears tile `tile` in the unit row of `player`.
+void set_unit_bit(GameState& s, int player, int tile, bool on) {
+  uint64_t& word = s.tile_bits[size_t(kTileBitsOwnedBy + s.num_players + player) * size_t(s.explored_words()) + size_t(tile >> 6)];
+  word = on ? word | uint64_t(1) << (tile & 63) : word & ~(uint64_t(1) << (tile & 63));
+}
+
 void rebuild_tile_bits(GameState& s) {
   const size_t words = size_t(s.explored_words());
-  s.tile_bits.assign((size_t(kTileBitsOwnedBy) + size_t(s.num_players)) * words, 0);
+  s.tile_bits.assign(size_t(s.tile_bits_rows()) * words, 0);
   for (int t = 0; t < s.num_tiles; ++t) {
     for (uint32_t rows = tile_bit_rows(s.tiles[t]); rows; rows &= rows - 1) {
       s.tile_bits[size_t(__builtin_ctz(rows)) * words + size_t(t >> 6)] |= uint64_t(1) << (t & 63);
     }
   }
   refresh_territory_bits(s);
+  for (const Unit& u : s.units) {
+    // Out of range only in bytes not checked yet (from_bytes): check_invariants reports them.
+    if (u.alive() && u.owner >= 0 && u.owner < s.num_players && u.tile >= 0 && u.tile < s.num_tiles) {
+      set_unit_bit(s, u.owner, u.tile, true);
+    }
+  }
 }
 
 // ------------------------------------------------------------------ units
@@ -68,7 +80,7 @@ void rebuild_tile_bits(GameState& s) {
 void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
 void touch_tiles(GameState& s) { s.tile_epoch = next_move_epoch(); }
 void touch_territory(GameState& s) {
-  if (s.tile_bits.size() == (size_t(kTileBitsOwnedBy) + size_t(s.num_players)) * size_t(s.explored_words())) {
+  if (s.tile_bits.size() == size_t(s.tile_bits_rows()) * size_t(s.explored_words())) {
     refresh_territory_bits(s);
   } else {
     rebuild_tile_bits(s);  // a state put together without them
@@ -165,6 +177,7 @@ int add_unit(GameState& s, int player, int type, int tile, int home_city, int st
   u.tile = int16_t(tile);
   u.home_city = int16_t(home_city);
   s.tiles[tile].unit = int16_t(slot);
+  set_unit_bit(s, player, tile, true);
   note_unit_shown(s, slot);
   if (home_city >= 0) s.cities[home_city].supported++;
   if (player != s.current_player) touch_moves(s);  // another tribe's unit: blocking and zone of control
@@ -176,6 +189,7 @@ void remove_unit(GameState& s, int slot) {
   if (u.owner != s.current_player) touch_moves(s);
   if (u.home_city >= 0) s.cities[u.home_city].supported--;
   s.tiles[u.tile].unit = -1;
+  set_unit_bit(s, u.owner, u.tile, false);
   u = Unit{};
   std::fill_n(s.unit_alias.begin() + ptrdiff_t(slot) * s.num_players, s.num_players, 0);
   while (!s.units.empty() && !s.units.back().alive()) s.units.pop_back();
@@ -193,8 +207,10 @@ void relocate_unit(GameState& s, int slot, int to) {
   Unit& u = s.units[slot];
   if (u.owner != s.current_player) touch_moves(s);
   s.tiles[u.tile].unit = -1;
+  set_unit_bit(s, u.owner, u.tile, false);
   u.tile = int16_t(to);
   s.tiles[to].unit = int16_t(slot);
+  set_unit_bit(s, u.owner, to, true);
   note_unit_shown(s, slot);
 }
 

@@ -97,6 +97,8 @@ void touch_tiles(GameState& s);
 // territory rows); rebuild all for a new board.
 void refresh_tile_bits(GameState& s, int tile);
 void rebuild_tile_bits(GameState& s);
+// Sets or clears `tile` in the unit row of `player` (the unit primitives; a change of owner).
+void set_unit_bit(GameState& s, int player, int tile, bool on);
 // The rows below kTileBitsTerritory that hold tile `t` (check_invariants compares the two).
 uint32_t tile_bit_rows(const Tile& t);
 
