@@ -281,6 +281,17 @@ inline bool emit_ids(Emit& emit, const int32_t* list, int n) {
 // false when the visitor stopped.
 template <class Emit>
 inline bool emit_destinations(Emit& emit, int32_t base, Reach reach, const uint64_t* words, const uint64_t* own) {
+  if constexpr (requires { emit.room(0); }) {  // the list writer: without a capacity test per id when they fit
+    if (int32_t* out = emit.room(reach.num_words * 64)) {
+      int n = 0;
+      for (int w = 0; w < reach.num_words; ++w) {
+        const int word = reach.first_word + w;
+        for (uint64_t bits = words[w] & ~own[word]; bits; bits &= bits - 1) out[n++] = base + word * 64 + __builtin_ctzll(bits);
+      }
+      emit.advance(n);
+      return true;
+    }
+  }
   for (int w = 0; w < reach.num_words; ++w) {
     const int word = reach.first_word + w;
     for (uint64_t bits = words[w] & ~own[word]; bits; bits &= bits - 1) {
@@ -513,6 +524,9 @@ struct ListWriter {
     count += n;
     return true;
   }
+  // Where to write up to `n` ids, or null when they might not fit; advance(k) counts the k written.
+  int32_t* room(int n) { return n <= capacity - count ? out + count : nullptr; }
+  void advance(int n) { count += n; }
 };
 
 }  // namespace
