@@ -76,3 +76,52 @@ def test_cache_follows_scenario_edits_of_the_territory():
         assert np.array_equal(cached, game._game.legal_actions_uncached())
         changed += not np.array_equal(before, cached)
     assert changed > 50
+
+
+def test_movement_follows_scenario_edits_of_tiles_and_units():
+    """The movement search reads the board as bitsets kept in the state (terrain, ports, roads,
+    road links, territory, each tribe's units) and the acting tribe's classes kept per move epoch
+    (MoveBoards). After every scenario edit of any of them near the acting tribe's units — terrain,
+    ports, roads, cities, units placed and removed, techs, the tribe to act — the bitsets must
+    match the tiles (check_invariants) and the cached list must equal the plain reference
+    (tile-by-tile classification and search) and a list computed without a cache."""
+    game = GameEnv(seed=9, map_size=11, players=TRIBES[:2], full_observability=False)
+    rng = np.random.default_rng(9)
+    n = game.map_size
+    for player in range(2):
+        game.reveal(player)
+        for tech in ("riding", "roads", "sailing", "navigation", "climbing", "chivalry", "philosophy"):
+            game.grant_tech(player, tech)
+    terrains = ["plain", "forest", "mountain", "shallow_water", "deep_water"]
+    units = ["warrior", "rider", "knight", "mind_bender", "boat", "ship"]
+
+    def near_units() -> list[int]:
+        tiles = [t for t in range(n * n) if game._game.unit_at(t) is not None]
+        around = {x * n + y for t in tiles for x in range(max(t // n - 3, 0), min(t // n + 4, n))
+                  for y in range(max(t % n - 3, 0), min(t % n + 4, n))}
+        return sorted(around)
+
+    edits = [
+        lambda t: game.set_terrain(t, terrains[int(rng.integers(len(terrains)))]),
+        lambda t: game.set_road(t),
+        lambda t: game.set_building(t, "port"),
+        lambda t: game.place_city(int(rng.integers(2)), t),
+        lambda t: game.place_unit(int(rng.integers(2)), units[int(rng.integers(len(units)))], t),
+        lambda t: game.remove_unit(t),
+        lambda t: game.set_current_player(int(rng.integers(2))),
+    ]
+    applied = 0
+    for _ in range(400):
+        tile = int(rng.choice(near_units()))
+        try:
+            edits[int(rng.integers(len(edits)))](tile)
+        except ValueError:
+            continue  # an edit the tile does not allow
+        applied += 1
+        game.check_invariants()
+        cached = game.legal_actions()
+        assert np.array_equal(cached, game._game.legal_actions_reference()), f"after {applied} edits"
+        assert np.array_equal(cached, game._game.legal_actions_uncached())
+        if rng.random() < 0.3 and not game.game_over:  # and some play in between
+            game.step(int(cached[rng.integers(len(cached))]))
+    assert applied > 150
