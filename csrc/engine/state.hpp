@@ -176,8 +176,9 @@ struct GameState {
   // Derived: the tiles as bitsets, tile_bits_rows() rows (TileBitRow) of explored_words() words
   // (bit t of a row: tile t; bits past the board clear), for word-parallel board scans (the legal
   // list, the movement search). Kept in step with `tiles`, the cities' owners and the units by
-  // refresh_tile_bits, touch_territory and the unit primitives (world.hpp); check_invariants
-  // verifies them. Not part of equality or serialization.
+  // refresh_tile_bits, touch_territory and the unit primitives (world.hpp); a state put together
+  // field by field must call rebuild_tile_bits before use. check_invariants verifies them. Not part
+  // of equality or serialization.
   std::vector<uint64_t> tile_bits;
 
   int explored_words() const { return (num_tiles + 63) / 64; }
