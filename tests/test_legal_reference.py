@@ -64,7 +64,7 @@ def test_reference_agrees_on_a_fresh_game():
 MOVEMENT_ONE_MIX = ("warrior", "mind_bender", "defender", "rider")
 
 
-def random_road_board(rng, full: bool, units=MOVEMENT_ONE_MIX) -> GameEnv:
+def random_road_board(rng, full: bool, units=MOVEMENT_ONE_MIX, forest: float = 0.15) -> GameEnv:
     """A small blank board dense with the cases of movement-1 reach: roads on plains and forests
     (half-step road steps, forest roads that end the move), mountains, ports on shallow water,
     cities of both tribes (Mind Benders never enter the other's), the other tribe's units (zone
@@ -82,7 +82,7 @@ def random_road_board(rng, full: bool, units=MOVEMENT_ONE_MIX) -> GameEnv:
         free.remove((2 + 4 * player) * n + 2 + 4 * player)
     mountains = set()
     for t in free[:]:
-        r = rng.random()
+        r = rng.random() * (0.85 + forest) - forest + 0.15  # below 0.15: forest, with probability `forest`
         if r < 0.15:
             env.set_terrain(t, "forest")
         elif r < 0.22:
@@ -135,3 +135,33 @@ def test_movement_two_three_reach_on_road_boards(full):
         assert list(env._game.legal_actions_reference()) == legal
         moves += len(legal)
     assert moves > 1000
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_road_steps_when_less_than_half_a_step_is_left(full):
+    """Riders and knights on forest-heavy road boards. A road step costs at least half a step, so
+    once less than half a step is left a move-ending step onto a forest road costs less without
+    the road discount than with it: a tile next to both a road link and another tile of the same
+    label must get the cheaper of the two, and a tile reached at exactly MOV is not expanded
+    (a search that let the discounted label win reached tiles beyond; found in a 2-player game)."""
+    import numpy as np
+    rng = np.random.default_rng(31 if full else 32)
+    moves = 0
+    for _ in range(300):
+        env = random_road_board(rng, full, units=("rider", "knight", "knight", "rider"), forest=0.45)
+        legal = list(env.legal_actions())
+        assert list(env._game.legal_actions_reference()) == legal
+        moves += len(legal)
+    assert moves > 3000
+
+
+def test_recorded_games_with_road_steps_near_the_end_of_the_movement():
+    """Two generated games in which the searches once disagreed with the reference: a rider whose
+    forest road tile was reached at exactly MOV without the discount (2 players, 11x11, fog), and a
+    knight behind a tile first reached above MOV (4 players, 16x16, fog; the reference then let
+    that label expand, where the Dijkstra of RULES §6 expands each tile once, at its least label)."""
+    four = (polyenv.Bardur, polyenv.Imperius, polyenv.Oumaji, polyenv.XinXi)
+    for players, size, game in ((2, 11, 22), (4, 16, 5)):
+        env = GameEnv(seed=0, map_size=size, players=four[:players], full_observability=False)
+        env.reset(seed=5000 + game)
+        assert env._game.checked_playout(-1, 7000 + game) > 400

@@ -205,15 +205,25 @@ Reach reachable_tiles(const GameState& s, int slot, const MoveBoards& b, uint64_
   uint64_t settled[kMaxReachWords] = {};  // reached, the start included
   uint64_t buckets[kBuckets][kMaxReachWords];
   uint32_t pending = 0;  // bit per nonempty bucket
-  uint64_t from[kMaxReachWords], near[kMaxReachWords], road[kMaxReachWords], road_start[kMaxReachWords];
+  uint64_t from[kMaxReachWords], start_set[kMaxReachWords];
+  uint64_t plain[kMaxReachWords], road[kMaxReachWords];  // reached by a step without, with the road discount
   // Expands `from`, all settled at `label`: each kind of step that fits joins its label's bucket.
+  // A tile next to both a road start and another tile of `from` may be reached both ways: the
+  // discount is not always cheaper (less than half a step left: a move-ending step costs what is
+  // left, a road step at least half a step), so both labels are pushed and the lower one settles it.
   auto expand = [&](int label) {
-    dilate(v.board, from, 0, last, near);
     uint64_t roads = 0;
-    for (int w = 0; w <= last; ++w) roads |= road_start[w] = from[w] & v.road_from[w];
+    for (int w = 0; w <= last; ++w) roads |= start_set[w] = from[w] & v.road_from[w];
     if (roads) {
-      dilate(v.board, road_start, 0, last, road);
-      for (int w = 0; w <= last; ++w) road[w] &= v.road_to[w];
+      dilate(v.board, start_set, 0, last, road);  // next to a road start
+      for (int w = 0; w <= last; ++w) start_set[w] = from[w] & ~v.road_from[w];
+      dilate(v.board, start_set, 0, last, plain);  // next to another tile of `from`
+      for (int w = 0; w <= last; ++w) {
+        plain[w] |= road[w] & ~v.road_to[w];
+        road[w] &= v.road_to[w];
+      }
+    } else {
+      dilate(v.board, from, 0, last, plain);
     }
     const int left = label < mov ? mov - label : mov;  // what a move-ending step costs
     const int costs[4] = {kMoveUnit, kMoveUnit / 2, left, std::max(kMoveUnit / 2, left / 2)};
@@ -222,12 +232,12 @@ Reach reachable_tiles(const GameState& s, int slot, const MoveBoards& b, uint64_
       const int to = label + costs[kind];
       if ((discounted && !roads) || to >= mov + kMoveUnit) continue;  // none, or does not fit
       const uint64_t* enter = kind < 2 ? v.step : v.end;
+      const uint64_t* near = discounted ? road : plain;
       uint64_t* bucket = buckets[to / kGrain];
       const bool fresh = !((pending >> (to / kGrain)) & 1u);
       uint64_t any = 0;
       for (int w = 0; w <= last; ++w) {
-        const uint64_t kind_tiles = roads ? (discounted ? road[w] : ~road[w]) : ~uint64_t(0);
-        const uint64_t target = near[w] & enter[w] & ~settled[w] & kind_tiles;
+        const uint64_t target = near[w] & enter[w] & ~settled[w];
         bucket[w] = fresh ? target : bucket[w] | target;
         any |= target;
       }

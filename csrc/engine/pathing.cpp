@@ -3,6 +3,10 @@
 // search of move_boards.cpp is checked against (legal_actions_reference), and the
 // one-step witness of only_end_turn.
 #include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
 
 #include "mechanics.hpp"
 
@@ -129,23 +133,19 @@ int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& c
   const int n = s.map_size, mov = u.mov * kUnit;
   const bool naval = u.naval;
   uint16_t best[kMaxTiles];
-  uint8_t queued[kMaxTiles] = {};
-  int16_t queue[kMaxTiles];
+  bool expanded[kMaxTiles] = {};
   std::fill(best, best + s.num_tiles, uint16_t(0xFFFF));
-  int head = 0, size = 0;
-  auto push = [&](int t) {
-    if (queued[t]) return;
-    queued[t] = 1;
-    queue[(head + size++) % kMaxTiles] = int16_t(t);
-  };
+  // Dijkstra (RULES §6): each tile is expanded once, at its least label. That matters beyond
+  // reachability of the labels themselves: a tile is not expanded at exactly MOV, so reaching it
+  // first at a higher label and expanding it there would reach more.
+  std::priority_queue<std::pair<int, int>, std::vector<std::pair<int, int>>, std::greater<>> open;
   best[u.tile] = 0;
-  push(u.tile);
-  while (size > 0) {
-    const int from = queue[head];
-    head = (head + 1) % kMaxTiles;
-    --size;
-    queued[from] = 0;
-    const int used = best[from];
+  open.push({0, u.tile});
+  while (!open.empty()) {
+    const auto [used, from] = open.top();
+    open.pop();
+    if (expanded[from] || used != best[from]) continue;  // stale entry
+    expanded[from] = true;
     if (from != u.tile && is_water(s.tiles[from].terrain) != naval) continue;
     // Tribes stops expanding a tile once the movement spent equals MOV (as move_boards.cpp does).
     if (used == mov) continue;
@@ -155,7 +155,7 @@ int reachable_tiles_reference(const GameState& s, int slot, const MoveContext& c
         const int step = step_cost(s, u, ctx, road_step_from(s, u, from), x * n + y, used, mov);
         if (step >= 0 && used + step < best[x * n + y]) {
           best[x * n + y] = uint16_t(used + step);
-          push(x * n + y);
+          open.push({used + step, x * n + y});
         }
       }
     }
