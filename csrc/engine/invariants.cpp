@@ -157,21 +157,9 @@ std::string check_invariants(const GameState& s) {
     }
   }
   if (!s.game_over && s.pending_city != find_pending_city(s)) return "pending level-up is stale";
-  {  // the derived bitsets, once every index they use is known to be valid
-    const size_t words = size_t(s.explored_words());
-    std::vector<uint64_t> expected(size_t(s.tile_bits_rows()) * words, 0);
-    for (int t = 0; t < tiles; ++t) {
-      uint32_t rows = tile_bit_rows(s.tiles[t]);
-      if (const int city = s.tiles[t].city; city >= 0) {
-        rows |= 1u << kTileBitsTerritory;
-        expected[(size_t(kTileBitsOwnedBy) + size_t(s.cities[city].owner)) * words + size_t(t >> 6)] |= uint64_t(1) << (t & 63);
-      }
-      for (; rows; rows &= rows - 1) expected[size_t(__builtin_ctz(rows)) * words + size_t(t >> 6)] |= uint64_t(1) << (t & 63);
-      if (const int slot = s.tiles[t].unit; slot >= 0) {
-        expected[(size_t(kTileBitsOwnedBy) + size_t(players) + size_t(s.units[slot].owner)) * words + size_t(t >> 6)] |=
-            uint64_t(1) << (t & 63);
-      }
-    }
+  {  // the derived bitsets (kept by the primitives) against the tiles, cities and units
+    std::vector<uint64_t> expected;
+    compute_tile_bits(s, expected);
     if (s.tile_bits != expected) return "tile bitsets are stale";
   }
   return {};

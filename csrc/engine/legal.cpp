@@ -241,10 +241,10 @@ void scan_territory(const GameState& s, TileScan& scan, int only_player = -1) {
 // other tribes' territory, without another tribe's unit (`foreign`). Calls emit(tile) in order.
 template <class EmitTile>
 inline bool for_each_road_tile(const GameState& s, int player, const uint64_t* foreign, EmitTile&& emit) {
-  auto terrain = [&](int t) { return s.tile_bits_of(int(kTileBitsTerrain) + t); };
-  const uint64_t *plain = terrain(kPlain), *forest = terrain(kForest), *village = terrain(kVillage);
+  const uint64_t *plain = s.terrain_bits_of(kPlain), *forest = s.terrain_bits_of(kForest);
+  const uint64_t* village = s.terrain_bits_of(kVillage);
   const uint64_t* road = s.tile_bits_of(kTileBitsRoadOrCity);  // on these terrains: a road
-  const uint64_t *territory = s.tile_bits_of(kTileBitsTerritory), *own = s.tile_bits_of(kTileBitsOwnedBy + player);
+  const uint64_t *territory = s.tile_bits_of(kTileBitsTerritory), *own = s.territory_bits_of(player);
   const uint64_t* seen = s.full_observability ? nullptr : &s.explored[size_t(player) * size_t(s.explored_words())];
   for (int w = 0, words = s.explored_words(); w < words; ++w) {
     uint64_t bits = (plain[w] | forest[w] | village[w]) & ~road[w] & ~(territory[w] & ~own[w]) & ~foreign[w];

@@ -47,7 +47,7 @@ inline bool can_attack(const Unit& u) { return (kStatusTables.attack[u.type] >> 
 void after_move_status(Unit& u);
 void after_attack_status(Unit& u, bool killed);
 
-// ---- §6 movement search. The fast search (move_boards.cpp) works on row bitboards of the
+// ---- §6 movement search. The fast search (move_boards.cpp) works on tile bitsets of the
 // acting tribe's step classes (MoveBoards, game.hpp), kept between enumerations in a MoveCache;
 // pathing.cpp holds the same rule tile by tile: the reference search that checks it.
 inline constexpr int kMaxMove = 3;      // the largest movement of any unit type

@@ -14,7 +14,7 @@ namespace {
 
 static_assert(kMaxMapSize < 64, "a shift by one board row must stay within the next word");
 static_assert([] {
-  for (const UnitInfo& info : kUnits) if (info.mov > kMaxMove) return false;
+  for (const UnitInfo& info : kUnits) if (info.mov < 1 || info.mov > kMaxMove) return false;
   return true;
 }());
 
@@ -74,15 +74,13 @@ void build_classes(const GameState& s, const uint64_t* foreign, MoveBoards& b) {
   const Player& p = s.players[size_t(player)];
   const bool sailing = p.has(kSailing), navigation = p.has(kNavigation), climbing = p.has(kClimbing);
   const uint64_t* explored = s.full_observability ? board.tiles : &s.explored[size_t(player) * size_t(words)];
-  const uint64_t* own = s.tile_bits_of(kTileBitsOwnedBy + player);
+  const uint64_t* own = s.territory_bits_of(player);
   const uint64_t* any_territory = s.tile_bits_of(kTileBitsTerritory);
-  auto tiles_of = [&](int kind) { return s.tile_bits_of(kind); };
-  auto terrain = [&](int t) { return s.tile_bits_of(int(kTileBitsTerrain) + t); };
-  const uint64_t *plain = terrain(kPlain), *village = terrain(kVillage);
-  const uint64_t *city = terrain(kCity), *forest = terrain(kForest);
-  const uint64_t *mountain = terrain(kMountain), *shallow = terrain(kShallow);
-  const uint64_t *deep = terrain(kDeep), *port = tiles_of(kTileBitsPort);
-  const uint64_t *road_or_city = tiles_of(kTileBitsRoadOrCity), *road_link = tiles_of(kTileBitsRoadLink);
+  const uint64_t *plain = s.terrain_bits_of(kPlain), *village = s.terrain_bits_of(kVillage);
+  const uint64_t *city = s.terrain_bits_of(kCity), *forest = s.terrain_bits_of(kForest);
+  const uint64_t *mountain = s.terrain_bits_of(kMountain), *shallow = s.terrain_bits_of(kShallow);
+  const uint64_t *deep = s.terrain_bits_of(kDeep), *port = s.tile_bits_of(kTileBitsPort);
+  const uint64_t *road_or_city = s.tile_bits_of(kTileBitsRoadOrCity), *road_link = s.tile_bits_of(kTileBitsRoadLink);
   auto row = [&](int r) { return b.classes.data() + size_t(r) * size_t(words); };
   for (int w = 0; w < words; ++w) {
     const uint64_t open = explored[w] & board.tiles[w] & ~foreign[w];
@@ -125,6 +123,8 @@ struct Window {
   bool naval;
   const uint64_t *step, *end, *water, *road_from, *road_to;  // step, end: with the Mind Bender's bar
   uint64_t barred_step[kMaxReachWords], barred_end[kMaxReachWords];
+  // The tiles of word w the unit expands from: neither embarking nor disembarking there.
+  uint64_t onward(int w) const { return naval ? water[w] : ~water[w]; }
 };
 
 void open_window(const GameState& s, const Unit& unit, const MoveBoards& b, int rows, Window& v) {
@@ -169,7 +169,7 @@ Reach reach_with_one_step(const Window& v, int start, uint64_t* out) {
   dilate(v.board, from, 0, v.last, near);
   for (int w = 0; w <= v.last; ++w) reached[w] = near[w] & (v.step[w] | v.end[w]);
   if ((v.road_from[start >> 6] >> (start & 63)) & 1u) {
-    for (int w = 0; w <= v.last; ++w) from[w] = reached[w] & v.road_to[w] & (v.naval ? v.water[w] : ~v.water[w]);
+    for (int w = 0; w <= v.last; ++w) from[w] = reached[w] & v.road_to[w] & v.onward(w);
     dilate(v.board, from, 0, v.last, near);
     for (int w = 0; w <= v.last; ++w) reached[w] |= near[w] & (v.step[w] | v.end[w]);
   }
@@ -245,10 +245,8 @@ Reach reachable_tiles(const GameState& s, int slot, const MoveBoards& b, uint64_
     }
   };
   settled[start >> 6] = uint64_t(1) << (start & 63);
-  if (mov > 0) {
-    std::copy(settled, settled + last + 1, from);  // the start expands whatever its terrain
-    expand(0);
-  }
+  std::copy(settled, settled + last + 1, from);  // the start expands whatever its terrain
+  expand(0);
   while (pending) {
     const int k = __builtin_ctz(pending);
     pending &= pending - 1;
@@ -256,7 +254,7 @@ Reach reachable_tiles(const GameState& s, int slot, const MoveBoards& b, uint64_
     for (int w = 0; w <= last; ++w) {
       const uint64_t fresh = buckets[k][w] & ~settled[w];
       settled[w] |= fresh;
-      any |= from[w] = fresh & (v.naval ? v.water[w] : ~v.water[w]);  // not where it embarks or disembarks
+      any |= from[w] = fresh & v.onward(w);
     }
     if (any && k * kGrain != mov) expand(k * kGrain);
   }

@@ -150,9 +150,9 @@ struct GameState {
   // Process-unique stamp, renewed by every change of which tiles and cities make up a tribe's
   // territory (cities' owners and borders); always together with move_epoch. Derived like it.
   uint64_t territory_epoch = 0;
-  // Process-unique stamp, renewed by every change of a tile's terrain, resource, building or
-  // road (what the build and tile-action candidates and the movement bitboards read of the
-  // board: TileScan, MoveBoards); also with the territory epoch. Derived like it.
+  // Process-unique stamp, renewed by every change of a tile's terrain, resource or building
+  // (what the build and tile-action candidates read of the board: TileScan); also with the
+  // territory epoch. Derived like it.
   uint64_t tile_epoch = 0;
   // What may have shown a unit to a player who has no observed id for it since the last
   // note_sightings (world.hpp): apply_action gives ids only to these candidates. Derived: not part
@@ -187,6 +187,8 @@ struct GameState {
   }
   int tile_bits_rows() const { return kTileBitsOwnedBy + 2 * num_players; }
   const uint64_t* tile_bits_of(int row) const { return tile_bits.data() + std::size_t(row) * explored_words(); }
+  const uint64_t* terrain_bits_of(int terrain) const { return tile_bits_of(int(kTileBitsTerrain) + terrain); }
+  const uint64_t* territory_bits_of(int player) const { return tile_bits_of(kTileBitsOwnedBy + player); }
   const uint64_t* unit_bits_of(int player) const { return tile_bits_of(kTileBitsOwnedBy + num_players + player); }
   int tile_index(int x, int y) const { return x * map_size + y; }
   int tile_x(int tile) const { return tile / map_size; }

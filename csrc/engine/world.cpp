@@ -8,14 +8,15 @@ namespace polyenv {
 
 // ------------------------------------------------------------------ tile bitsets
 
+namespace {
+
+// The rows below kTileBitsTerritory that hold tile `t`.
 uint32_t tile_bit_rows(const Tile& t) {
   // A terrain out of range (bytes not checked yet: from_bytes) has no row; check_invariants reports it.
   const uint32_t terrain = t.terrain >= 0 && t.terrain < kNumTerrains ? 1u << (kTileBitsTerrain + t.terrain) : 0u;
   return terrain | (uint32_t(t.building == kPort) << kTileBitsPort) |
          (uint32_t(road_or_city(t)) << kTileBitsRoadOrCity) | (uint32_t(t.road_link != 0) << kTileBitsRoadLink);
 }
-
-namespace {
 
 // Rows first .. last - 1 of tile `tile`'s bits from its Tile.
 void refresh_tile_rows(GameState& s, int tile, int first, int last) {
@@ -28,15 +29,10 @@ void refresh_tile_rows(GameState& s, int tile, int first, int last) {
   }
 }
 
-}  // namespace
-
-void refresh_tile_bits(GameState& s, int tile) { refresh_tile_rows(s, tile, 0, kTileBitsTerritory); }
-
-namespace {
-
-void refresh_territory_bits(GameState& s) {
+// The territory rows (any tribe's, then each tribe's) of `bits` from the tiles and cities.
+void write_territory_bits(const GameState& s, uint64_t* bits) {
   const size_t words = size_t(s.explored_words());
-  uint64_t* territory = s.tile_bits.data() + size_t(kTileBitsTerritory) * words;
+  uint64_t* territory = bits + size_t(kTileBitsTerritory) * words;
   std::fill(territory, territory + (size_t(s.num_players) + 1) * words, uint64_t(0));
   for (int t = 0; t < s.num_tiles; ++t) {
     const int city = s.tiles[t].city;
@@ -52,28 +48,31 @@ void refresh_territory_bits(GameState& s) {
 
 }  // namespace
 
-// Sets or clears tile `tile` in the unit row of `player`.
+void refresh_tile_bits(GameState& s, int tile) { refresh_tile_rows(s, tile, 0, kTileBitsTerritory); }
+
 void set_unit_bit(GameState& s, int player, int tile, bool on) {
   uint64_t& word = s.tile_bits[size_t(kTileBitsOwnedBy + s.num_players + player) * size_t(s.explored_words()) + size_t(tile >> 6)];
   word = on ? word | uint64_t(1) << (tile & 63) : word & ~(uint64_t(1) << (tile & 63));
 }
 
-void rebuild_tile_bits(GameState& s) {
+void compute_tile_bits(const GameState& s, std::vector<uint64_t>& out) {
   const size_t words = size_t(s.explored_words());
-  s.tile_bits.assign(size_t(s.tile_bits_rows()) * words, 0);
+  out.assign(size_t(s.tile_bits_rows()) * words, 0);
   for (int t = 0; t < s.num_tiles; ++t) {
     for (uint32_t rows = tile_bit_rows(s.tiles[t]); rows; rows &= rows - 1) {
-      s.tile_bits[size_t(__builtin_ctz(rows)) * words + size_t(t >> 6)] |= uint64_t(1) << (t & 63);
+      out[size_t(__builtin_ctz(rows)) * words + size_t(t >> 6)] |= uint64_t(1) << (t & 63);
     }
   }
-  refresh_territory_bits(s);
+  write_territory_bits(s, out.data());
   for (const Unit& u : s.units) {
     // Out of range only in bytes not checked yet (from_bytes): check_invariants reports them.
     if (u.alive() && u.owner >= 0 && u.owner < s.num_players && u.tile >= 0 && u.tile < s.num_tiles) {
-      set_unit_bit(s, u.owner, u.tile, true);
+      out[size_t(kTileBitsOwnedBy + s.num_players + u.owner) * words + size_t(u.tile >> 6)] |= uint64_t(1) << (u.tile & 63);
     }
   }
 }
+
+void rebuild_tile_bits(GameState& s) { compute_tile_bits(s, s.tile_bits); }
 
 // ------------------------------------------------------------------ units
 
@@ -81,7 +80,7 @@ void touch_moves(GameState& s) { s.move_epoch = next_move_epoch(); }
 void touch_tiles(GameState& s) { s.tile_epoch = next_move_epoch(); }
 void touch_territory(GameState& s) {
   if (s.tile_bits.size() == size_t(s.tile_bits_rows()) * size_t(s.explored_words())) {
-    refresh_territory_bits(s);
+    write_territory_bits(s, s.tile_bits.data());
   } else {
     rebuild_tile_bits(s);  // a state put together without them
   }

@@ -89,7 +89,7 @@ void touch_moves(GameState& s);
 // Renews s.territory_epoch (and s.move_epoch, s.tile_epoch) and the territory rows of s.tile_bits:
 // cities' owners or borders changed (TileScan).
 void touch_territory(GameState& s);
-// Renews s.tile_epoch: a tile's terrain, resource, building or road changed (TileScan, MoveBoards).
+// Renews s.tile_epoch: a tile's terrain, resource or building changed (TileScan).
 void touch_tiles(GameState& s);
 
 // ---- tile bitsets (GameState::tile_bits): refresh a tile's after its terrain or building changed
@@ -99,8 +99,9 @@ void refresh_tile_bits(GameState& s, int tile);
 void rebuild_tile_bits(GameState& s);
 // Sets or clears `tile` in the unit row of `player` (the unit primitives; a change of owner).
 void set_unit_bit(GameState& s, int player, int tile, bool on);
-// The rows below kTileBitsTerritory that hold tile `t` (check_invariants compares the two).
-uint32_t tile_bit_rows(const Tile& t);
+// The bitsets rebuild_tile_bits writes, from the tiles, cities and units alone, into `out`
+// (check_invariants compares them with the kept ones).
+void compute_tile_bits(const GameState& s, std::vector<uint64_t>& out);
 
 // ---- road links: call after anything that makes a tile a road or a city.
 inline bool road_or_city(const Tile& t) { return t.terrain == kCity || (t.road && !is_water(t.terrain)); }
