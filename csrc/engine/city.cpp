@@ -198,6 +198,11 @@ bool can_build_road(const GameState& s, int player, int tile) {
 // ------------------------------------------------------------------ level-ups (§8.2)
 
 void explore_from(GameState& s, int player, int tile) {
+  const auto& forced = s.forced_draws;  // test-only: the steps another engine drew
+  if (forced.explorer_steps >= 0) {
+    for (int step = 0; step < forced.explorer_steps; ++step) reveal_area(s, player, forced.explorer[step], 1);
+    return;
+  }
   for (int step = 0; step < kExplorerSteps; ++step) {
     int options[8], count = 0;
     for_each_neighbour(s, tile, [&](int nb) { if (s.tiles[nb].terrain != kDeep) options[count++] = nb; });

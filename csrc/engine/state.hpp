@@ -163,6 +163,16 @@ struct GameState {
   // of equality or serialization.
   int8_t forced_ruins_outcome = -1;
   int8_t forced_ruins_tech = -1;
+  // Test-only hook (polyenv.java lockstep games, Game._test_force_draws): the tech each meeting of the next
+  // action draws and the explorer's steps, as the Java engine drew them; the caller clears them after the
+  // action. Never set by the engine itself; not part of equality or serialization.
+  struct ForcedDraws {
+    static constexpr int kMeetings = 8;
+    int8_t meetings = 0;                                        // entries in use
+    std::array<std::array<int8_t, 3>, kMeetings> meeting{};     // player, tribe met, tech drawn
+    int8_t explorer_steps = -1;                                 // -1: the explorer draws its own steps
+    std::array<int16_t, kExplorerSteps> explorer{};             // the tiles it steps to, in order
+  } forced_draws;
   Rng rng;
   // -- world
   std::vector<Tile> tiles;

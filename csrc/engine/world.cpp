@@ -222,6 +222,18 @@ int unit_movement(const Unit& u) { return kUnits[u.type].mov; }
 
 namespace {
 
+// Test-only (GameState::forced_draws): the tech another engine drew for this meeting when it is one of the
+// candidates, else `drawn`.
+int forced_meeting_draw(const GameState& s, int player, int other, uint32_t candidates, int drawn) {
+  const auto& f = s.forced_draws;
+  for (int i = 0; i < f.meetings; ++i) {
+    if (f.meeting[i][0] == player && f.meeting[i][1] == other && ((candidates >> f.meeting[i][2]) & 1u)) {
+      return f.meeting[i][2];
+    }
+  }
+  return drawn;
+}
+
 // §6: the first time a tribe sees another tribe, it gets one random tech that
 // tribe has and it lacks (no score).
 void meet(GameState& s, int player, int other) {
@@ -233,10 +245,12 @@ void meet(GameState& s, int player, int other) {
   int n = __builtin_popcount(candidates);
   if (n == 0) return;
   int pick = int(s.rng.below(uint32_t(n)));
-  for (int t = 0; t < kNumTechs; ++t) {
-    if (!((candidates >> t) & 1u)) continue;
-    if (pick-- == 0) { grant_tech(s, player, t, false); return; }
+  int tech = 0;
+  for (; tech < kNumTechs; ++tech) {
+    if (((candidates >> tech) & 1u) && pick-- == 0) break;
   }
+  tech = forced_meeting_draw(s, player, other, candidates, tech);
+  grant_tech(s, player, tech, false);
 }
 
 // The set bits of a word that holds a few (a row's newly explored tiles): one step per bit. The

@@ -3,6 +3,9 @@
 // here (or in the engine) before any change.
 #include <pybind11/stl.h>
 
+#include <array>
+#include <optional>
+
 #include <cstring>
 #include <algorithm>
 #include <string>
@@ -11,6 +14,7 @@
 #include "../encode/encode.hpp"
 #include "../engine/ids.hpp"
 #include "../engine/playout.hpp"
+#include "../engine/world.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
 
@@ -440,6 +444,55 @@ void init_game(py::module_& m) {
         g.state.forced_ruins_outcome = int8_t(outcome);
         g.state.forced_ruins_tech = int8_t(tech);
       })
+      // Test-only (polyenv.java lockstep games): the next action's meeting draws [(player, tribe met, tech)]
+      // and explorer steps [tiles] (None: the explorer draws its own) as another engine drew them; a
+      // meeting without an entry draws as usual. Call with ([], None) after the action to clear them.
+      .def("_test_force_draws", [](Game& g, const std::vector<std::array<int, 3>>& meetings,
+                                   const std::optional<std::vector<int>>& explorer) { GameLock lock(g);
+        GameState::ForcedDraws f;
+        const int players = g.state.num_players;
+        if (int(meetings.size()) > GameState::ForcedDraws::kMeetings) throw py::value_error("too many meetings");
+        for (const auto& m : meetings) {
+          if (m[0] < 0 || m[0] >= players || m[1] < 0 || m[1] >= players || m[0] == m[1] || m[2] < 0 ||
+              m[2] >= kNumTechs) {
+            throw py::value_error("a meeting is (player, another player, tech index)");
+          }
+          f.meeting[f.meetings++] = {int8_t(m[0]), int8_t(m[1]), int8_t(m[2])};
+        }
+        if (explorer) {
+          if (int(explorer->size()) > kExplorerSteps) throw py::value_error("an explorer takes at most 15 steps");
+          for (int t : *explorer) {
+            if (t < 0 || t >= g.state.num_tiles) throw py::value_error("explorer step off the board");
+          }
+          f.explorer_steps = int8_t(explorer->size());
+          std::copy(explorer->begin(), explorer->end(), f.explorer.begin());
+        }
+        g.state.forced_draws = f;
+      }, py::arg("meetings"), py::arg("explorer"))
+      // Test-only (polyenv.java lockstep games): give a field the value another engine has where a known
+      // difference between the two explains it: "score" (index: player), "worth" or "population" (index: a
+      // city's tile; population through the engine's own growth, so its level-up follows), "allegiance"
+      // (index: player * num_players + other; both directions).
+      .def("_test_impose", [](Game& g, const std::string& field, int index, int value) { GameLock lock(g);
+        GameState& s = g.state;
+        const int players = s.num_players;
+        if (field == "score") {
+          if (index < 0 || index >= players) throw py::value_error("no such player");
+          s.players[index].score = value;
+        } else if (field == "worth" || field == "population") {
+          if (index < 0 || index >= s.num_tiles || s.tiles[index].terrain != kCity) throw py::value_error("no city there");
+          const int city = s.tiles[index].city;
+          if (field == "worth") s.cities[city].worth = value;
+          else add_population(s, city, value - s.cities[city].population);
+        } else if (field == "allegiance") {
+          const int p = index / std::max(players, 1), q = index % std::max(players, 1);
+          if (index < 0 || p >= players || p == q) throw py::value_error("no such pair of players");
+          s.players[p].allegiance[q] = s.players[q].allegiance[p] = int8_t(value);
+        } else {
+          throw py::value_error("field must be score, worth, population or allegiance");
+        }
+        g.touched();
+      }, py::arg("field"), py::arg("index"), py::arg("value"))
       // -- properties
       .def_property_readonly("map_size", [](const Game& g) { GameLock lock(g); return int(g.state.map_size); })
       .def_property_readonly("num_players", [](const Game& g) { GameLock lock(g); return int(g.state.num_players); })

@@ -121,6 +121,8 @@ def java_state(j: dict) -> dict:
         s[pre + "stars_sent"] = t["sent"]
         s[pre + "monuments_available"] = tuple(sorted(building_from_java(m) for m in t["monuments"]))
         s[pre + "allegiance"] = tuple(a for q, a in enumerate(t["allegiance"]) if q != p)  # not with itself
+        if j["fog"]:  # Tribes lists a tribe as met by itself when its own unit is in view: not a meeting
+            s[pre + "met"] = tuple(sorted(q for q in set(t["met"]) if q != p))
     for tile, owner, ty, hp, mhp, status, kills, vet, home, carried in j["units"]:
         pre = f"unit@{tile}."
         s[pre + "owner"] = owner
@@ -151,6 +153,8 @@ def java_state(j: dict) -> dict:
         s[pre + "building"] = building_from_java(j["building"][t])
         s[pre + "road"] = bool(j["road"][t])
         s[pre + "territory"] = j["territory"][t]
+        if j["fog"]:
+            s[pre + "explored"] = tuple(p for p, tr in enumerate(j["tribes"]) if tr["explored"][t] == "1")
     return s
 
 
@@ -158,6 +162,7 @@ def polyenv_state(env) -> dict:
     """The same flat state read from a polyenv ``GameEnv``."""
     s = {"turn": env.turn, "current_player": env.current_player, "game_over": env.game_over,
          "winner": env.winner if env.game_over else -1}
+    fog = not env.full_observability
     for p in range(env.num_players):
         d = env.player(p)
         pre = f"player[{p}]."
@@ -166,6 +171,8 @@ def polyenv_state(env) -> dict:
         s[pre + "techs"] = tuple(t for t in TECHS if t in d["techs"])
         s[pre + "monuments_available"] = tuple(sorted(d["monuments_available"]))
         s[pre + "allegiance"] = tuple(a for q, a in enumerate(d["allegiance"]) if q != p)
+        if fog:
+            s[pre + "met"] = tuple(sorted(d["met"]))
     units, cities = [], []
     game = env._game  # every tile index is in range: no argument checks needed
     for t in range(env.map_size * env.map_size):
@@ -178,6 +185,8 @@ def polyenv_state(env) -> dict:
         # polyenv keeps the flag of a road built on a village that later became a city.
         s[pre + "road"] = d["road"] and d["terrain"] not in ("city", "shallow_water", "deep_water")
         s[pre + "territory"] = -1 if d["city"] is None or d["city"] < 0 else d["city"]
+        if fog:
+            s[pre + "explored"] = tuple(p for p, seen in enumerate(d["explored"]) if seen)
         u = game.unit_at(t)
         if u is not None:
             units.append((t, u))

@@ -15,9 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.*;
 
 /**
- * Differential-testing driver for polyenv (tools/differential/run.py).
+ * Lockstep driver for polyenv (polyenv.java: the differential test and Java agents as players).
  *
- * Lives in package core.game only to reach GameState's package-private init/initTurn/incTick methods
+ * Lives in package core.game only to reach GameState's package-private init/initTurn/incTick/copy(int) methods
  * (the same entry points the framework's Game loop and AnchorBench use). One JVM serves many games.
  * Protocol: one command per stdin line, one JSON reply per stdout line.
  *   load PATH MODE SEED   - load a level CSV (MODE = CAPITALS | SCORE; SEED seeds the game's Random)
@@ -25,15 +25,29 @@ import java.util.*;
  *   truemoves             - {"moves": [[source, destination], ...]}: the active tribe's moves found by an exact
  *                           shortest-path search over the same StepMove costs (Tribes' own Pathfinder lowers a
  *                           visited node's cost without re-expanding it, so its reach depends on visiting order)
+ *   agent P SEED NAME [key=value ...]
+ *                         - tribe P of the loaded game is played by the Tribes agent NAME (TribesAgents)
+ *                           -> {"agent": NAME, "settings": {...}} (every setting in effect)
+ *   act                   - the active tribe's agent chooses from its own copy of the state (GameState.copy(P),
+ *                           as the framework's Game gives it) -> {"index": I, "cpu_ms": T}: I indexes the last
+ *                           reported list, T is the thread CPU time of the decision
+ *   warmup PATH N NAME [key=value ...]
+ *                         - N decisions of that agent for every tribe of a throwaway game on level PATH (JIT
+ *                           warm-up); the loaded game is kept -> {"cpu_ms": total}
  *   quit
- * Every reply is the full state plus the legal actions, each as [kind, source tile, target tile, arg, amount]
- * with tiles as x * N + y (-1 when not applicable). The tick is incremented just before the End Turn that
- * closes a round (the forward-model convention of the framework's own AnchorBench harness).
+ * Every state reply is the full state plus the legal actions, each as [kind, source tile, target tile, arg,
+ * amount] with tiles as x * N + y (-1 when not applicable), and the random draws of the last step (DiffHooks:
+ * meetings and explorer steps; the fog build records them). With fog (a build with PLAY_WITH_FULL_OBS false)
+ * each tribe also lists the tribes it met and its explored tiles. The tick is incremented just before the End
+ * Turn that closes a round (the forward-model convention of the framework's own AnchorBench harness).
  */
 public class DiffDriver {
     static GameState gs;
     static ArrayList<Action> acts = new ArrayList<>();
     static int N;
+    static final boolean FOG = !core.Constants.PLAY_WITH_FULL_OBS;
+    static players.Agent[] agents = new players.Agent[0];
+    static long[] budgets = new long[0];
 
     public static void main(String[] args) throws IOException {
         PrintStream realOut = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "UTF-8");
@@ -48,6 +62,9 @@ public class DiffDriver {
                     case "load": reply = load(p[1], p[2], Long.parseLong(p[3])); break;
                     case "step": reply = step(Integer.parseInt(p[1])); break;
                     case "truemoves": reply = trueMoves(); break;
+                    case "agent": reply = agent(p); break;
+                    case "act": reply = act(); break;
+                    case "warmup": reply = warmup(p); break;
                     case "quit": return;
                     default: reply = "{\"error\":\"unknown command\"}";
                 }
@@ -62,13 +79,114 @@ public class DiffDriver {
     }
 
     static String load(String path, String mode, long seed) {
-        gs = new GameState(new Random(seed), Types.GAME_MODE.valueOf(mode));
-        gs.init(path);
-        N = gs.getBoard().getSize();
-        Tribe first = gs.getTribes()[0];
-        gs.initTurn(first);
-        gs.computePlayerActions(first);
+        DiffHooks.clear();
+        DiffHooks.enabled = true;
+        try {
+            gs = new GameState(new Random(seed), Types.GAME_MODE.valueOf(mode));
+            gs.init(path);
+            N = gs.getBoard().getSize();
+            Tribe first = gs.getTribes()[0];
+            gs.initTurn(first);
+            gs.computePlayerActions(first);
+        } finally {
+            DiffHooks.enabled = false;
+        }
+        agents = new players.Agent[gs.getTribes().length];
+        budgets = new long[agents.length];
         return report();
+    }
+
+    static String agent(String[] p) {
+        int player = Integer.parseInt(p[1]);
+        if (gs == null || player < 0 || player >= agents.length) throw new IllegalArgumentException("no tribe " + player);
+        HashMap<String, String> settings = settings(p, 4);
+        HashMap<String, Object> resolved = new HashMap<>();
+        players.Agent a = TribesAgents.create(p[3], Long.parseLong(p[2]), settings, resolved);
+        if (!settings.isEmpty()) throw new IllegalArgumentException("agent " + p[3] + " takes no setting " + settings.keySet());
+        ArrayList<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < agents.length; i++) ids.add(i);
+        a.setPlayerIDs(player, ids);
+        agents[player] = a;
+        budgets[player] = TribesAgents.timeBudget(resolved);
+        StringBuilder b = new StringBuilder("{\"agent\":").append(quote(p[3])).append(",\"settings\":{");
+        for (Map.Entry<String, Object> e : TribesAgents.sorted(resolved).entrySet())
+            b.append(quote(e.getKey())).append(':').append(e.getValue()).append(',');
+        if (!resolved.isEmpty()) b.setLength(b.length() - 1);
+        return b.append("}}").toString();
+    }
+
+    static HashMap<String, String> settings(String[] p, int from) {
+        HashMap<String, String> settings = new HashMap<>();
+        for (int i = from; i < p.length; i++) {
+            String[] kv = p[i].split("=", 2);
+            if (kv.length != 2 || settings.put(kv[0], kv[1]) != null) throw new IllegalArgumentException("bad setting " + p[i]);
+        }
+        return settings;
+    }
+
+    static String act() {
+        int player = gs.getActiveTribeID();
+        players.Agent a = player < agents.length ? agents[player] : null;
+        if (a == null) throw new IllegalStateException("tribe " + player + " has no agent");
+        if (gs.isGameOver()) throw new IllegalStateException("the game is over");
+        Object[] chosen = TribesAgents.act(a, gs.copy(player), budgets[player]);
+        int index = indexOf((Action) chosen[0]);
+        return "{\"index\":" + index + ",\"cpu_ms\":" + chosen[1] + "}";
+    }
+
+    /** Index of the agent's action (an action of its copy) in the real game's list, matched by description. */
+    static int indexOf(Action chosen) {
+        if (chosen == null) throw new IllegalStateException("the agent returned no action");
+        StringBuilder want = new StringBuilder();
+        describe(want, chosen);
+        for (int i = 0; i < acts.size(); i++) {
+            StringBuilder b = new StringBuilder();
+            describe(b, acts.get(i));
+            if (b.toString().equals(want.toString())) return i;
+        }
+        throw new IllegalStateException("the agent chose an action that is not legal: " + want);
+    }
+
+    static String warmup(String[] p) {
+        GameState saved = gs;
+        ArrayList<Action> savedActs = acts;
+        players.Agent[] savedAgents = agents;
+        long[] savedBudgets = budgets;
+        int savedN = N;
+        double total = 0;
+        try {
+            gs = new GameState(new Random(1), Types.GAME_MODE.CAPITALS);
+            gs.init(p[1]);
+            N = gs.getBoard().getSize();
+            gs.initTurn(gs.getTribes()[0]);
+            gs.computePlayerActions(gs.getTribes()[0]);
+            acts = gs.getAllAvailableActions();
+            int n = Integer.parseInt(p[2]);
+            players.Agent[] mine = new players.Agent[gs.getTribes().length];
+            long budget = 0;
+            ArrayList<Integer> ids = new ArrayList<>();
+            for (int i = 0; i < mine.length; i++) ids.add(i);
+            for (int i = 0; i < mine.length; i++) {
+                HashMap<String, Object> resolved = new HashMap<>();
+                mine[i] = TribesAgents.create(p[3], i + 1, settings(p, 4), resolved);
+                mine[i].setPlayerIDs(i, ids);
+                budget = TribesAgents.timeBudget(resolved);
+            }
+            for (int k = 0; k < n && !gs.isGameOver(); k++) {
+                int player = gs.getActiveTribeID();
+                Object[] chosen = TribesAgents.act(mine[player], gs.copy(player), budget);
+                total += (Double) chosen[1];
+                stepQuietly(indexOf((Action) chosen[0]));
+                acts = gs.isGameOver() ? new ArrayList<>() : gs.getAllAvailableActions();
+            }
+        } finally {
+            gs = saved;
+            acts = savedActs;
+            agents = savedAgents;
+            budgets = savedBudgets;
+            N = savedN;
+        }
+        return "{\"cpu_ms\":" + total + "}";
     }
 
     static boolean endTurnWraps() {
@@ -80,6 +198,17 @@ public class DiffDriver {
     }
 
     static String step(int i) throws ReflectiveOperationException {
+        DiffHooks.clear();
+        DiffHooks.enabled = true;
+        try {
+            stepQuietly(i);
+        } finally {
+            DiffHooks.enabled = false;
+        }
+        return report();
+    }
+
+    static void stepQuietly(int i) throws ReflectiveOperationException {
         Action a = acts.get(i);
         boolean wrapped = a.getActionType() == Types.ACTION.END_TURN && endTurnWraps();
         int alive = 0;
@@ -93,7 +222,6 @@ public class DiffDriver {
             f.setAccessible(true);
             f.setInt(gs, gs.getTick() - 1);
         }
-        return report();
     }
 
     static String trueMoves() {
@@ -187,7 +315,13 @@ public class DiffDriver {
             for (Map.Entry<Types.BUILDING, Types.BUILDING.MONUMENT_STATUS> e : t.getMonuments().entrySet())
                 if (e.getValue() == Types.BUILDING.MONUMENT_STATUS.AVAILABLE) avail.add('"' + e.getKey().name() + '"');
             Collections.sort(avail);
-            b.append(String.join(",", avail)).append("]},");
+            b.append(String.join(",", avail)).append(']');
+            if (FOG) {
+                b.append(",\"met\":").append(t.getTribesMet().toString().replace(" ", "")).append(",\"explored\":\"");
+                for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) b.append(t.isVisible(x, y) ? '1' : '0');
+                b.append('"');
+            }
+            b.append("},");
         }
         b.setLength(b.length() - 1);
         b.append("],\"units\":[");
@@ -240,6 +374,12 @@ public class DiffDriver {
         b.append("],\"territory\":[");
         for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) b.append(actorTile(board.getCityIdAt(x, y))).append(',');
         b.setLength(b.length() - 1);
+        b.append("],\"fog\":").append(FOG).append(",\"meetings\":[");
+        for (int[] m : DiffHooks.meetings) b.append('[').append(m[0]).append(',').append(m[1]).append(',').append(m[2]).append("],");
+        if (!DiffHooks.meetings.isEmpty()) b.setLength(b.length() - 1);
+        b.append("],\"explorer\":[");
+        for (int[] e : DiffHooks.explorer) b.append('[').append(e[0]).append(',').append(e[1] * N + e[2]).append("],");
+        if (!DiffHooks.explorer.isEmpty()) b.setLength(b.length() - 1);
         b.append("],\"actions\":[");
         acts = gs.isGameOver() ? new ArrayList<>() : gs.getAllAvailableActions();
         for (Action a : acts) describe(b, a);
