@@ -470,9 +470,9 @@ void init_game(py::module_& m) {
         g.state.forced_draws = f;
       }, py::arg("meetings"), py::arg("explorer"))
       // Test-only (polyenv.java lockstep games): give a field the value another engine has where a known
-      // difference between the two explains it: "score" (index: player), "worth" or "population" (index: a
-      // city's tile; population through the engine's own growth, so its level-up follows), "allegiance"
-      // (index: player * num_players + other; both directions).
+      // difference between the two explains it: "score", "techs" or "met" (index: player; techs and met as
+      // bit masks), "worth" or "population" (index: a city's tile; population through the engine's own
+      // growth, so its level-up follows), "allegiance" (index: player * num_players + other; both directions).
       .def("_test_impose", [](Game& g, const std::string& field, int index, int value) { GameLock lock(g);
         GameState& s = g.state;
         const int players = s.num_players;
@@ -484,12 +484,26 @@ void init_game(py::module_& m) {
           const int city = s.tiles[index].city;
           if (field == "worth") s.cities[city].worth = value;
           else add_population(s, city, value - s.cities[city].population);
+        } else if (field == "techs" || field == "met") {
+          if (index < 0 || index >= players) throw py::value_error("no such player");
+          const uint32_t limit = field == "techs" ? (1u << kNumTechs) : (1u << players);
+          if (value < 0 || uint32_t(value) >= limit || (field == "met" && ((value >> index) & 1))) {
+            throw py::value_error("value must be a bit mask of techs (or of other players)");
+          }
+          Player& pl = s.players[index];
+          if (field == "met") {
+            pl.met = uint16_t(value);
+          } else {
+            pl.techs = uint32_t(value);
+            pl.researched &= pl.techs;
+            touch_moves(s);  // Climbing, Sailing and Navigation change movement
+          }
         } else if (field == "allegiance") {
           const int p = index / std::max(players, 1), q = index % std::max(players, 1);
           if (index < 0 || p >= players || p == q) throw py::value_error("no such pair of players");
           s.players[p].allegiance[q] = s.players[q].allegiance[p] = int8_t(value);
         } else {
-          throw py::value_error("field must be score, worth, population or allegiance");
+          throw py::value_error("field must be score, techs, met, worth, population or allegiance");
         }
         g.touched();
       }, py::arg("field"), py::arg("index"), py::arg("value"))

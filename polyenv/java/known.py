@@ -8,6 +8,8 @@ unexplained.
 
 from __future__ import annotations
 
+from .._names import TECHS
+
 TEMPLES = {"TEMPLE", "WATER_TEMPLE", "FOREST_TEMPLE", "MOUNTAIN_TEMPLE"}
 MONUMENTS = {"ALTAR_OF_PEACE", "EMPERORS_TOMB", "EYE_OF_GOD", "GATE_OF_POWER", "GRAND_BAZAR", "PARK_OF_FORTUNE",
              "TOWER_OF_WISDOM"}
@@ -24,6 +26,7 @@ RANDOM_REHOME = "random event: re-homing after a capture (game stopped)"
 JAVA_CONVERT_DIPLOMACY = "java artefact: Convert updates diplomacy after the unit changed sides"
 JAVA_CAPTURE_BONUS = "java artefact: capture re-applies adjacency bonuses of the captured city"
 JAVA_STICKY_BONUS = "java artefact: adjacency bonus paid to an earlier neighbour's city"
+JAVA_ONE_SIDED_MEETING = "java artefact: a tribe coming into view is not met back (fog)"
 MATCHING = {"PORT": "CUSTOMS_HOUSE", "FARM": "WINDMILL", "MINE": "FORGE", "LUMBER_HUT": "SAWMILL",
             "CUSTOMS_HOUSE": "PORT", "WINDMILL": "FARM", "FORGE": "MINE", "SAWMILL": "LUMBER_HUT"}
 _JAVA_NAME = {"grand_bazaar": "GRAND_BAZAR"}
@@ -119,6 +122,28 @@ def _eliminated_ranked_first(d: dict, before: dict, act: tuple) -> bool:
         and tribes[pw]["score"] >= max(t["score"] for t in surviving)
 
 
+def _one_sided_meeting(d: dict, before: dict) -> bool:
+    """Tribes' Tribe.clearView means a tribe whose unit comes into another tribe's view to be met by it too
+    ("other tribe meets this tribe if moving into visible area"), but calls meetTribe on the moving tribe
+    itself with its own id, which does nothing: only the moving tribe meets. polyenv's other tribe meets it
+    (RULES §6: the first time a tribe sees another tribe's unit or city) and draws a tech from it. The rule
+    matches only a tribe q other than the acting tribe A that had not met A: its met list gaining exactly A,
+    or its techs gaining exactly one tech that A has."""
+    field = d["field"]
+    if not field.startswith("player[") or not before.get("fog"):
+        return False
+    q, mover = int(field[7:field.index("]")]), before["active"]
+    if q == mover or mover in before["tribes"][q]["met"]:
+        return False
+    jv, pv = set(d["java"]), set(d["polyenv"])
+    if field.endswith(".met"):
+        return pv == jv | {mover} and mover not in jv
+    if field.endswith(".techs"):
+        extra = pv - jv
+        return jv < pv and len(extra) == 1 and (before["tribes"][mover]["techs"] >> TECHS.index(extra.pop())) & 1 == 1
+    return False
+
+
 def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -> str:
     """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``."""
     field = d["field"]
@@ -127,6 +152,8 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -
     if act is None:
         return "unexplained: initial state"
     kind, src, tgt = act[0], act[1], act[2]
+    if _one_sided_meeting(d, before):
+        return JAVA_ONE_SIDED_MEETING
     if _eliminated_ranked_first(d, before, act):
         return DELIBERATE_ELIMINATED_RANK
     if kind == "destroy" and before["building"][tgt] in TEMPLES and _score_field(field):

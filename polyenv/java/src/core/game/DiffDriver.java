@@ -147,7 +147,7 @@ public class DiffDriver {
         throw new IllegalStateException("the agent chose an action that is not legal: " + want);
     }
 
-    static String warmup(String[] p) {
+    static String warmup(String[] p) throws ReflectiveOperationException {
         GameState saved = gs;
         ArrayList<Action> savedActs = acts;
         players.Agent[] savedAgents = agents;

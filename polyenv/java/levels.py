@@ -1,11 +1,11 @@
-"""Levels for the differential test: Tribes' own CSV files and polyenv-generated maps written as CSV."""
+"""Levels for lockstep games: Tribes' own CSV files and polyenv-generated maps written as Tribes CSV."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from polyenv import GameEnv
+from ..game_env import GameEnv
 
 _TERRAIN_CHAR = {"plain": ".", "shallow_water": "s", "deep_water": "d", "mountain": "m", "village": "v",
                  "city": "c", "forest": "f"}
@@ -28,11 +28,15 @@ def tribes_levels(tree: Path, players: tuple[int, ...]) -> list[tuple[str, str]]
     return out
 
 
-def generated_csv(seed: int, players: int) -> str:
-    """A map from polyenv's §1.4 generator, with randomly chosen distinct tribes, written as Tribes CSV."""
-    rnd = random.Random(seed)
-    tribes = rnd.sample(range(12), players)
-    env = GameEnv(seed=seed, map_size=MAP_SIZE[players], players=tribes, full_observability=True)
+def generated_csv(seed: int, players: int, tribes=None, map_size: int | None = None) -> str:
+    """A map from polyenv's §1.4 generator written as Tribes CSV.
+
+    ``tribes``: the tribe of each seat (tribe keys or names, as ``GameEnv`` takes them); default: ``players``
+    distinct tribes drawn from ``seed``. ``map_size``: default 11 for 2 players, 16 for 4.
+    """
+    if tribes is None:
+        tribes = random.Random(seed).sample(range(12), players)
+    env = GameEnv(seed=seed, map_size=map_size or MAP_SIZE[players], players=list(tribes), full_observability=True)
     n = env.map_size
     lines = []
     for x in range(n):

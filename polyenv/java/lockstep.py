@@ -1,0 +1,197 @@
+"""One game played in lockstep by polyenv and the Java Tribes engine, compared after every action.
+
+Both engines load the same CSV level (polyenv with ``auto_end_turn=False``: End Turn is an explicit action in
+both). :meth:`LockstepGame.check` compares the whole state (``canon``) and the two legal-action sets;
+:meth:`LockstepGame.play` applies one action, in its neutral form ``(kind, source, target, arg, amount)``, to
+both. The random draws are made by Java and imposed on polyenv through test-only hooks: a ruins outcome and
+its tech (``Game._test_force_ruins``), and with fog the tech each meeting drew and the explorer's steps
+(``Game._test_force_draws``).
+
+A difference that ``known`` explains as a documented polyenv choice or Java artefact is *re-synchronised*
+where the hooks allow it: polyenv is given Java's value of the fields the explanation covers
+(``Game._test_impose``: a score, a city's worth or population, an allegiance), or, for Java's pathfinder
+artefact, the game goes on with the moves both engines have. It is counted in ``resynced`` and the game
+continues. Anything else stops the game: ``check`` returns the difference.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .._names import TECHS
+from ..game_env import GameEnv
+from . import canon, known
+
+__all__ = ["LockstepGame", "RUINS", "ruins_outcome", "RESYNCED_FIELDS"]
+
+RUINS = {"giant": 0, "research": 1, "pop_growth": 2, "explorer": 3, "resources": 4}
+
+# Category -> the field kinds (the part after the last '.') it may impose on polyenv.
+_SCORE = {"score", "worth"}
+RESYNCED_FIELDS = {
+    known.DELIBERATE_TEMPLE_DESTROY: _SCORE,
+    known.DELIBERATE_CAPTURE_POINTS: _SCORE,
+    known.JAVA_STICKY_BONUS: _SCORE | {"population"},
+    known.JAVA_CAPTURE_BONUS: _SCORE | {"population"},
+    known.JAVA_CONVERT_DIPLOMACY: {"allegiance"},
+    known.JAVA_ONE_SIDED_MEETING: {"met", "techs"},
+}
+
+
+def ruins_outcome(before: dict, after: dict, tile: int, player: int) -> tuple[str, int]:
+    """The outcome Java drew for an Examine at ``tile``, read from its states before and after."""
+    if after.get("explorer"):
+        return "explorer", -1           # the fog build records the explorer's steps
+    tb, ta = before["tribes"][player], after["tribes"][player]
+    new_techs = ta["techs"] & ~tb["techs"]
+    if new_techs:
+        return "research", (new_techs & -new_techs).bit_length() - 1
+    if ta["stars"] == tb["stars"] + 10:
+        return "resources", -1
+    pop = {c[0]: c[3] for c in before["cities"]}
+    if any(c[1] == player and c[3] == pop.get(c[0], 0) + 3 for c in after["cities"]):
+        return "pop_growth", -1
+    # A Giant appears on the tile and pushes the examiner (a Giant examiner too: compare counts, not types).
+    mine = [sum(u[1] == player for u in s["units"]) for s in (before, after)]
+    at = [next((u[1:5] + u[6:9] for u in s["units"] if u[0] == tile), None) for s in (before, after)]
+    if mine[1] > mine[0] or at[1] != at[0]:
+        return "giant", -1
+    return "explorer", -1
+
+
+def all_differences(a: dict, b: dict) -> list[tuple]:
+    """(field, java value, polyenv value) of every differing field, in Java's key order."""
+    out = [(k, v, b.get(k, "<absent>")) for k, v in a.items() if b.get(k, "<absent>") != v]
+    return out + [(k, "<absent>", v) for k, v in b.items() if k not in a]
+
+
+class LockstepGame:
+    """A level loaded in a Java driver (``polyenv.java.driver.Driver``) and in a polyenv ``GameEnv``.
+
+    Args:
+        driver: a driver serving this game (its build decides fog or full observability).
+        csv: the level's CSV text; ``path``: the same level as a file the driver can read.
+        mode: "capitals" or "score"; ``seed``: Java's game seed and polyenv's.
+        fog: play with fog of war (the driver must be the fog build).
+    """
+
+    def __init__(self, driver, csv: str, path: str, mode: str, seed: int, fog: bool):
+        self.driver = driver
+        self.j = driver.load(path, mode, seed)
+        if bool(self.j["fog"]) != bool(fog):
+            raise ValueError(f"the Java driver is the {'fog' if self.j['fog'] else 'full'} build; this game needs "
+                             f"the {'fog' if fog else 'full'} build")
+        self.env = GameEnv(level=csv, players=None, mode=mode, full_observability=not fog, auto_end_turn=False,
+                           seed=seed)
+        self.mode, self.seed, self.fog = mode, seed, fog
+        self.moves: list[tuple] = []
+        self.before, self.last = self.j, None
+        self.resynced: Counter = Counter()   # category -> re-synchronised differences
+        self.jacts: dict = {}
+        self.pacts: dict = {}
+        self.legal: list[tuple] = []         # the actions both engines allow now, sorted
+
+    @property
+    def over(self) -> bool:
+        return bool(self.j["over"])
+
+    def _difference(self, field, jv, pv, kind: str, category: str) -> dict:
+        return {"mode": self.mode, "seed": self.seed, "fog": self.fog, "actions": list(self.moves), "field": field,
+                "java": jv, "polyenv": pv, "kind": kind, "category": category}
+
+    def _impose(self, field: str, value) -> bool:
+        """Gives polyenv Java's ``value`` of ``field`` (a field of canon's flat state); False if no hook can."""
+        game = self.env._game
+        head, _, kind = field.rpartition(".")
+        if kind == "score" and head.startswith("player["):
+            game._test_impose("score", int(head[7:-1]), int(value))
+        elif kind in ("worth", "population") and head.startswith("city@"):
+            game._test_impose(kind, int(head[5:]), int(value))
+        elif kind in ("met", "techs") and head.startswith("player["):
+            bits = value if kind == "met" else [TECHS.index(t) for t in value]
+            game._test_impose(kind, int(head[7:-1]), sum(1 << b for b in bits))
+        elif kind == "allegiance" and head.startswith("player["):
+            p = int(head[7:-1])
+            others = [q for q in range(self.env.num_players) if q != p]
+            for q, v in zip(others, value):
+                game._test_impose("allegiance", p * self.env.num_players + q, int(v))
+        else:
+            return False
+        return True
+
+    def check(self, true_moves: bool = True) -> dict | None:
+        """Compares both engines now; re-synchronises what ``known`` explains; returns the difference that
+        stops the game, or None (then ``jacts``, ``pacts`` and ``legal`` describe the legal actions).
+
+        ``true_moves``: ask the driver for its exact move search when the legal sets differ in moves only (to
+        recognise Java's pathfinder artefact).
+        """
+        for _ in range(4):                               # imposing one field can move another (population)
+            diffs = all_differences(canon.java_state(self.j), canon.polyenv_state(self.env))
+            if not diffs:
+                break
+            if self.over and self.env.game_over:
+                first = {"field": diffs[0][0], "java": diffs[0][1], "polyenv": diffs[0][2]}
+                if known.classify(first, self.before, self.last, False) == known.DELIBERATE_ELIMINATED_RANK:
+                    self.resynced[known.DELIBERATE_ELIMINATED_RANK] += 1  # the game is over in both: nothing follows
+                    self.jacts = self.pacts = {}
+                    self.legal = []
+                    return None
+            imposed = set()
+            for field, jv, pv in diffs:
+                cat = known.classify({"field": field, "java": jv, "polyenv": pv}, self.before, self.last, False)
+                kind = field.rpartition(".")[2]
+                if kind not in RESYNCED_FIELDS.get(cat, ()) or not self._impose(field, jv):
+                    return self._difference(field, jv, pv, "state", cat)
+                imposed.add(cat)
+            for cat in imposed:
+                self.resynced[cat] += 1
+        else:
+            field, jv, pv = diffs[0]
+            return self._difference(field, jv, pv, "state", "unexplained: not re-synchronised by imposing it")
+        self.jacts = {canon.java_action(a): i for i, a in enumerate(self.j["actions"])}
+        self.pacts = canon.polyenv_actions(self.env) if not self.env.game_over else {}
+        if self.jacts.keys() != self.pacts.keys():
+            only_j = sorted(map(repr, self.jacts.keys() - self.pacts.keys()))
+            only_p = sorted(map(repr, self.pacts.keys() - self.jacts.keys()))
+            d = {"field": "legal_actions", "java": only_j[:5], "polyenv": only_p[:5]}
+            cat = known.classify(d, self.before, self.last, true_moves and self._true_moves_match())
+            if cat != known.JAVA_PATHFINDER:
+                return self._difference("legal_actions", only_j[:5], only_p[:5], "legal", cat)
+            self.resynced[cat] += 1                      # go on with the moves both engines allow
+        self.legal = sorted(self.jacts.keys() & self.pacts.keys())
+        return None
+
+    def _true_moves_match(self) -> bool:
+        """True if the legal sets differ only in moves and polyenv's moves are exactly those of an exact
+        shortest-path search over Java's own step costs (so the difference is Java's visiting-order artefact)."""
+        diff = self.jacts.keys() ^ self.pacts.keys()
+        if not diff or any(a[0] != "move" for a in diff):
+            return False
+        true = {("move", s, t, None, 0) for s, t in self.driver.true_moves()}
+        return true == {a for a in self.pacts if a[0] == "move"}
+
+    def play(self, act: tuple) -> None:
+        """Applies ``act`` (one of ``legal``) to both engines, Java first, imposing its random draws on polyenv."""
+        jidx, pid = self.jacts[act], self.pacts[act]
+        self.moves.append(act)
+        self.before, self.last = self.j, act
+        self.j = self.driver.step(jidx)
+        game = self.env._game
+        explorer = None
+        if act[0] == "examine":
+            outcome, tech = ruins_outcome(self.before, self.j, act[1], self.before["active"])
+            game._test_force_ruins(RUINS[outcome], tech)
+            if outcome == "explorer":
+                explorer = [t for _, t in self.j["explorer"]]
+        elif act[0] == "level_up" and act[3] == "explorer":
+            explorer = [t for _, t in self.j["explorer"]]
+        meetings = [tuple(m) for m in self.j["meetings"]]
+        forced = self.fog and (meetings or explorer is not None)
+        if forced:
+            game._test_force_draws(meetings, explorer)
+        try:
+            self.env.step(pid)
+        finally:
+            if forced:
+                game._test_force_draws([], None)
