@@ -19,6 +19,14 @@ bots (say greedy and mcts in one free-for-all) cannot be expressed that way and
 runs on :class:`~polyenv.GameEnv` with :func:`polyenv.bots.play_turn` (still
 native per turn, but one game at a time).
 
+Java Tribes agents (``"java:MCTS"``, ``"java:RHEA:fm=1000"``, ... see :mod:`polyenv.java.crossplay`) take
+part with ``tribes=`` (a Tribes checkout) and a JDK: every game with a Java seat is played in lockstep by the
+Java engine and polyenv, one game at a time per JVM (``java_jobs`` JVMs), on a polyenv-generated map
+written as a Tribes level. ``"mcts:ms=<milliseconds>"`` is polyenv's MCTS with a time budget per decision;
+games with it run one at a time too. Those games time every decision (thread CPU time), reported as
+``ms_per_decision``. A lockstep game stopped by a difference between the engines is left unrated and
+reported in ``stopped``.
+
 Results: the winner ranks first, every other seat ties second (the engine
 reports one winner; a draw — no winner — ties everyone).
 """
@@ -48,30 +56,43 @@ _GAME_OVER, _WINNER, _CURRENT_PLAYER = _STATE["game_over"], _STATE["winner"], _S
 @dataclass
 class _Player:
     spec: str
-    kind: str                 # "bot" or "checkpoint"
+    kind: str                 # "bot", "checkpoint", "java" (a Tribes agent) or "timed" (mcts:ms=...)
     bot: str | None = None    # the registry name (before ':')
-    model: object = None      # a PointerActorCritic for checkpoints
+    model: object = None      # a PointerActorCritic for checkpoints, a JavaAgent for Java agents
 
     @property
     def native(self) -> bool:
         """Played natively (not through rows): every bot but random."""
         return self.kind == "bot" and self.bot != "random"
 
+    @property
+    def one_at_a_time(self) -> bool:
+        """Its games are played one at a time (lockstep with Java, or timed decisions)."""
+        return self.kind in ("java", "timed")
+
 
 def parse_player(spec: str) -> _Player:
-    """A player spec: an existing checkpoint path, or a bot name of :data:`polyenv.bots.BOTS`
-    optionally followed by ``:argument`` (``"mcts:200"``). ValueError otherwise."""
+    """A player spec: an existing checkpoint path, a bot name of :data:`polyenv.bots.BOTS`
+    optionally followed by ``:argument`` (``"mcts:200"``, ``"mcts:ms=40"``), or a Java Tribes agent
+    (``"java:MCTS"``, :mod:`polyenv.java.crossplay`). ValueError otherwise."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"player must be a non-empty string, got {spec!r}")
     spec = spec.strip()
     if os.path.isfile(spec):
         from .vector.pointer_net import load_checkpoint
         return _Player(spec, "checkpoint", model=load_checkpoint(spec))
+    from .java import crossplay
+    if crossplay.is_java_spec(spec):
+        return _Player(spec, "java", model=crossplay.parse_java_agent(spec))
+    if crossplay.parse_timed_mcts(spec) is not None:
+        return _Player(spec, "timed", bot="mcts")
     name = spec.partition(":")[0]
     if name not in _bots.BOTS:
-        raise ValueError(f"unknown player {spec!r}: not a file and not a bot ({', '.join(_bots.BOTS)})")
+        raise ValueError(f"unknown player {spec!r}: not a file, not a bot ({', '.join(_bots.BOTS)}) and not a "
+                         "Java agent (java:NAME)")
     if name == "random" and spec != "random":
         raise ValueError(f"the random bot takes no argument, got {spec!r}")
+    _bots.parse_bot(spec)  # mcts:<simulations> within its range
     return _Player(spec, "bot", bot=name)
 
 
@@ -89,15 +110,16 @@ def _choose_rows(player: _Player, obs: dict, rng: np.random.Generator) -> np.nda
 
 
 # ---------------------------------------------------------------------------- playing
-def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | None, map_size: int,
-                 threads: int | None, seed: int, max_actions: int, rng: np.random.Generator,
-                 max_turns: int | None = None) -> np.ndarray:
+def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | None, setup: "_Setup", seed: int,
+                 rng: np.random.Generator) -> np.ndarray:
     """Plays one group of games (same native bot, same row seats) on one VectorGameEnv; the winning seat per game."""
     from .vector_env import VectorGameEnv
     n, P = seatings.shape
     row_seats = [s for s in range(P) if native is None or roster[seatings[0, s]] is not native]
-    env = VectorGameEnv(n, seed=seed, map_size=map_size, players=TRIBE_ORDER[:P], num_threads=threads,
-                        max_actions=max_actions, max_turns=max_turns, auto_reset=False, opponent=None if native is None else native.spec,
+    env = VectorGameEnv(n, seed=seed, map_size=setup.map_size, players=TRIBE_ORDER[:P], num_threads=setup.threads,
+                        max_actions=setup.max_actions, max_turns=setup.max_turns, auto_reset=False,
+                        full_observability=setup.full_observability,
+                        opponent=None if native is None else native.spec,
                         learner_seats=None if native is None else row_seats)
     with env:
         batch = env.reset(seed=seed)
@@ -122,18 +144,27 @@ def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | 
     return winner
 
 
-def _play_single(seating: np.ndarray, roster: list[_Player], map_size: int, seed: int, max_actions: int,
-                 rng: np.random.Generator, max_turns: int | None = None) -> int:
-    """One game on a GameEnv (several different native bots); the winning seat or -1."""
+def _play_single(seating: np.ndarray, roster: list[_Player], setup: "_Setup", seed: int, rng: np.random.Generator,
+                 timing: "_Timing") -> int:
+    """One game on a GameEnv (several different native bots, or timed decisions); the winning seat or -1."""
     from .game_env import GameEnv
+    from .java.crossplay import PolyenvSeat
     P = len(seating)
-    game = GameEnv(seed=seed, map_size=map_size, players=TRIBE_ORDER[:P], max_turns=max_turns)
+    game = GameEnv(seed=seed, map_size=setup.map_size, players=TRIBE_ORDER[:P], max_turns=setup.max_turns,
+                   full_observability=setup.full_observability)
+    timed = {k: PolyenvSeat(roster[k].spec, seed=seed + k) for k in set(seating.tolist()) if roster[k].kind == "timed"}
     while not game.game_over:
-        player = roster[seating[game.current_player]]
+        k = int(seating[game.current_player])
+        player = roster[k]
+        if k in timed:
+            action, ms = timed[k].choose(game)
+            timing.add(k, 1, ms)
+            game.step(action)
+            continue
         if player.native:
             _bots.play_turn(game, player.spec)
             continue
-        obs = game.observe(max_actions=max_actions)
+        obs = game.observe(max_actions=setup.max_actions)
         row = _choose_rows(player, {k: obs[k][None] for k in ("map_tokens", "state", "action_features",
                                                              "action_mask")}, rng)[0]
         game.step(int(obs["action_id"][row]))
@@ -141,10 +172,12 @@ def _play_single(seating: np.ndarray, roster: list[_Player], map_size: int, seed
 
 
 def _native_of(seating, roster) -> tuple[str, _Player | None]:
-    """How a game is played: ("vector", native bot or None) or ("single", None)."""
+    """How a game is played: ("vector", native bot or None), ("single", None) or ("lockstep", None)."""
     players = [roster[k] for k in seating]
+    if any(p.kind == "java" for p in players):
+        return "lockstep", None
     natives = {p.spec: p for p in players if p.native}
-    if len(natives) > 1 or (natives and all(p.native for p in players)):
+    if any(p.kind == "timed" for p in players) or len(natives) > 1 or (natives and all(p.native for p in players)):
         return "single", None
     if natives:
         return "vector", next(iter(natives.values()))
@@ -154,13 +187,71 @@ def _native_of(seating, roster) -> tuple[str, _Player | None]:
     return "vector", None
 
 
-def _play(seatings: np.ndarray, roster, map_size, threads, seed, max_actions, rng, progress=None,
-          max_turns=None) -> np.ndarray:
-    """Winning seat (or -1) of every game; game g is seeded ``seed + g``-style per group."""
+@dataclass
+class _Setup:
+    """The games' settings: board, threads, rows, turn limit, observability, and how Java runs."""
+
+    map_size: int
+    threads: int | None
+    max_actions: int
+    max_turns: int | None
+    full_observability: bool
+    java: object = None          # polyenv.java.pool.JavaOptions when a Java agent plays
+
+
+class _Timing:
+    """Decisions and their thread CPU milliseconds per roster player, the lockstep games stopped by a
+    difference (their reports) and the Java agents' settings in effect."""
+
+    def __init__(self, n: int):
+        self.decisions = np.zeros(n, np.int64)
+        self.cpu_ms = np.zeros(n)
+        self.stopped: list = []
+        self.settings: dict = {}
+        self.resynced: dict = {}
+        self.fallbacks = 0
+
+    def add(self, k: int, decisions: int, ms: float) -> None:
+        self.decisions[k] += decisions
+        self.cpu_ms[k] += ms
+
+
+_STOPPED = -3  # winners[] of a lockstep game stopped by a difference between the engines (left unrated)
+
+
+def _play_lockstep(games: list, seatings: np.ndarray, roster, setup: _Setup, seed: int, timing: _Timing,
+                   winners: np.ndarray, progress) -> None:
+    from .java.pool import Task, play_games
+    tasks = [Task(g, tuple(roster[k].spec for k in seatings[g]), seed + g, setup.map_size,
+                  TRIBE_ORDER[:seatings.shape[1]], not setup.full_observability, setup.max_actions) for g in games]
+    for g, rec in play_games(tasks, setup.java):
+        seating = seatings[g]
+        for s, k in enumerate(seating):
+            timing.add(int(k), rec["decisions"][s], rec["cpu_ms"][s])
+        for s, settings in rec["agents"].items():
+            timing.settings[roster[seating[int(s)]].spec] = settings
+        for c, n in rec["resynced"].items():
+            timing.resynced[c] = timing.resynced.get(c, 0) + n
+        timing.fallbacks += rec["fallbacks"]
+        if rec["difference"] is not None:
+            timing.stopped.append(dict(rec["difference"], game=int(g), players=[roster[k].spec for k in seating]))
+            winners[g] = _STOPPED
+        else:
+            winners[g] = rec["winner"]
+        if progress is not None:
+            progress(1)
+
+
+def _play(seatings: np.ndarray, roster, setup: _Setup, seed, rng, timing: _Timing, progress=None) -> np.ndarray:
+    """Winning seat (-1 draw, _STOPPED) of every game; game g is seeded ``seed + g``-style per group."""
     winners = np.full(len(seatings), -1, np.int64)
     groups: dict = {}                                  # key -> (native player or None, game indices)
+    lockstep = []
     for g, seating in enumerate(seatings):
         how, native = _native_of(seating, roster)
+        if how == "lockstep":
+            lockstep.append(g)
+            continue
         if how == "single":
             key = ("single", g)
         else:
@@ -171,12 +262,13 @@ def _play(seatings: np.ndarray, roster, map_size, threads, seed, max_actions, rn
         games = np.array(games)
         if key[0] == "single":
             g = int(games[0])
-            winners[g] = _play_single(seatings[g], roster, map_size, seed + g, max_actions, rng, max_turns)
+            winners[g] = _play_single(seatings[g], roster, setup, seed + g, rng, timing)
         else:
-            winners[games] = _play_vector(seatings[games], roster, native, map_size, threads,
-                                          seed + int(games[0]), max_actions, rng, max_turns)
+            winners[games] = _play_vector(seatings[games], roster, native, setup, seed + int(games[0]), rng)
         if progress is not None:
             progress(len(games))
+    if lockstep:
+        _play_lockstep(lockstep, seatings, roster, setup, seed, timing, winners, progress)
     return winners
 
 
@@ -232,7 +324,11 @@ class TournamentResult:
     (``mu - 3 sigma``, the conservative rank key); ``games`` and ``wins`` per player;
     ``win_matrix[i, j]`` games that i won against j (j seated in the same game) and
     ``games_matrix[i, j]`` games in which i and j met; ``seatings`` [games, seats]
-    (roster indices) and ``winners`` (winning seat, -1 draw).
+    (roster indices) and ``winners`` (winning seat, -1 draw, -3 a lockstep game stopped by a
+    difference between the engines: unrated, its report in ``stopped``). ``decisions`` and
+    ``cpu_ms`` per player count the decisions timed (games with a Java agent or a timed bot) and
+    their thread CPU milliseconds; ``java_settings`` maps each Java agent to its settings in effect;
+    ``resynced`` counts the known engine differences re-synchronised in lockstep games.
     """
 
     players: list[str]
@@ -245,6 +341,19 @@ class TournamentResult:
     seatings: np.ndarray
     winners: np.ndarray
     files: dict = field(default_factory=dict)
+    decisions: np.ndarray | None = None
+    cpu_ms: np.ndarray | None = None
+    stopped: list = field(default_factory=list)
+    java_settings: dict = field(default_factory=dict)
+    resynced: dict = field(default_factory=dict)
+
+    @property
+    def ms_per_decision(self) -> np.ndarray:
+        """Mean thread CPU milliseconds per timed decision of each player (nan where none were timed)."""
+        n = len(self.players)
+        d = np.zeros(n) if self.decisions is None else self.decisions.astype(float)
+        ms = np.zeros(n) if self.cpu_ms is None else self.cpu_ms
+        return np.divide(ms, d, out=np.full(n, np.nan), where=d > 0)
 
     ci_low = property(lambda self: self.mu - 1.96 * self.sigma, doc="Lower end of the 95 % interval of mu.")
     ci_high = property(lambda self: self.mu + 1.96 * self.sigma, doc="Upper end of the 95 % interval of mu.")
@@ -257,12 +366,20 @@ class TournamentResult:
 
     def table(self) -> str:
         """The ranking as text: rating, interval, games and win rate, best ordinal first."""
+        timed = self.decisions is not None and bool((self.decisions > 0).any())
         header = f"{'rank':>4}  {'player':<28} {'mu':>6} {'95% interval':>15} {'ordinal':>8} {'games':>6} {'win %':>6}"
+        header += f" {'ms/dec':>7}" if timed else ""
         lines = [header, "-" * len(header)]
+        ms = self.ms_per_decision
         for r, i in enumerate(np.argsort(-self.ordinal), 1):
-            lines.append(f"{r:>4}  {_short(self.players[i]):<28} {self.mu[i]:6.2f} "
-                         f"[{self.ci_low[i]:6.2f},{self.ci_high[i]:6.2f}] {self.ordinal[i]:8.2f} {self.games[i]:6d} "
-                         f"{100 * self.win_rate(i):6.1f}")
+            line = (f"{r:>4}  {_short(self.players[i]):<28} {self.mu[i]:6.2f} "
+                    f"[{self.ci_low[i]:6.2f},{self.ci_high[i]:6.2f}] {self.ordinal[i]:8.2f} {self.games[i]:6d} "
+                    f"{100 * self.win_rate(i):6.1f}")
+            if timed:
+                line += f" {ms[i]:7.1f}" if np.isfinite(ms[i]) else f" {'-':>7}"
+            lines.append(line)
+        if self.stopped:
+            lines.append(f"({len(self.stopped)} lockstep game(s) stopped by a difference between the engines: unrated)")
         return "\n".join(lines)
 
     def matrix_text(self) -> str:
@@ -292,6 +409,8 @@ class _Ratings:
         self.ratings = [self.model.rating() for _ in range(n)]
 
     def update(self, seating: np.ndarray, winner: int) -> None:
+        if winner == _STOPPED:
+            return
         teams = [[self.model.rating(mu=self.ratings[k].mu, sigma=self.ratings[k].sigma)] for k in seating]
         ranks = [0 if s == winner else 1 for s in range(len(seating))]
         new = self.model.rate(teams, ranks=ranks)
@@ -308,12 +427,16 @@ class _Ratings:
 def tournament(players: Sequence[str], games: int = 100, players_per_game: int = 2, map_size: int = 11,
                threads: int | None = None, seed: int = 0, format: str = "auto", max_actions: int | None = None,
                out_dir: str | os.PathLike | None = None, progress: Callable[[int, int], None] | None = None,
-               max_turns: int | None = None) -> TournamentResult:
+               max_turns: int | None = None, full_observability: bool = False, tribes: str | os.PathLike | None = None,
+               java_jobs: int = 1, java_heap: str = "384m", java_cpu: int | None = None, java_warmup: int = 30,
+               java_command: Sequence[str] | None = None) -> TournamentResult:
     """Plays ``games`` games between ``players`` and rates them (module docstring).
 
     Args:
         players: at least two specs: bot names of :data:`polyenv.bots.BOTS` (``"mcts:200"``
-            style arguments pass through to the bot) or checkpoint paths.
+            style arguments pass through to the bot; ``"mcts:ms=40"`` for a time budget per
+            decision), checkpoint paths, or Java Tribes agents (``"java:MCTS"``,
+            ``"java:RHEA:fm=1000"``: :mod:`polyenv.java.crossplay`).
         games: total games (>= 1).
         players_per_game: 2 (pairings) to 16 (free-for-all, seats drawn from the roster).
         format: for 2 players ``"round-robin"`` (every pair in turn, seats alternating),
@@ -325,7 +448,16 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
             (paths in ``result.files``).
         progress: called as ``progress(games_done, games)`` after each group of games.
         max_turns: turn limit of the games (None: the capitals mode's 50); at the limit the
-            engine's winner (by score) wins.
+            engine's winner (by score) wins. Games with a Java agent keep Tribes' own limit (50).
+        full_observability: play without fog of war (default False: fog).
+        tribes: a Tribes checkout (git directory or source tree), needed by Java agents; the first
+            use compiles it into a cache (``polyenv.java.build``).
+        java_jobs: worker processes for the games with a Java agent, one JVM each.
+        java_heap: maximum heap of each JVM; java_cpu: pin worker k (and its JVM) to core
+            ``java_cpu + k`` (None: no pinning).
+        java_warmup: decisions each Java agent plays on a throwaway game before its first timed game.
+        java_command: a stand-in for the JVM speaking the driver's protocol (tests; ``--fog`` is
+            appended for the games with fog).
 
     Raises ValueError for malformed arguments (before any game is played).
     """
@@ -346,9 +478,26 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         raise ValueError("format 'swiss' needs players_per_game=2")
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
+    full_observability = _v.boolean(full_observability, "full_observability")
+    java_jobs = _v.integer(java_jobs, "java_jobs", 1, 256)
+    java_warmup = _v.integer(java_warmup, "java_warmup", 0, 100_000)
+    java_cpu = _v.integer(java_cpu, "java_cpu", 0, 4096, allow_none=True)
     roster = [parse_player(p) for p in players]
     max_actions = _check_shapes(roster, map_size, max_actions)
+    java = None
+    if any(p.kind == "java" for p in roster):
+        from .java.pool import JavaOptions
+        if tribes is None and java_command is None:
+            raise ValueError("Java agents need tribes= (a Tribes checkout: git directory or source tree) and a JDK")
+        if tribes is not None and not os.path.isdir(tribes):
+            raise ValueError(f"tribes={str(tribes)!r} is not a directory")
+        if max_turns is not None:
+            raise ValueError("games with a Java agent keep Tribes' own turn limit: leave max_turns unset")
+        java = JavaOptions(None if tribes is None else str(tribes), java_heap, java_cpu, java_warmup, java_jobs,
+                           None if java_command is None else tuple(java_command))
+    setup = _Setup(map_size, threads, max_actions, max_turns, full_observability, java)
     n = len(roster)
+    timing = _Timing(n)
     rng = np.random.default_rng(seed)
     ratings = _Ratings(n)
     done = [0]
@@ -364,8 +513,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         while sum(len(c) for c in chunks) < games:
             size = min(per_round, games - sum(len(c) for c in chunks))
             seatings = _swiss_round(ratings.ordinals(), size, rng)
-            winners = _play(seatings, roster, map_size, threads, seed + 100_003 * len(chunks), max_actions, rng, tick,
-                            max_turns)
+            winners = _play(seatings, roster, setup, seed + 100_003 * len(chunks), rng, timing, tick)
             for s, w in zip(seatings, winners):
                 ratings.update(s, int(w))
             chunks.append((seatings, winners))
@@ -373,13 +521,15 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         winners = np.concatenate([c[1] for c in chunks])
     else:
         seatings = _round_robin(n, games) if per_game == 2 else _free_for_all(n, per_game, games, rng)
-        winners = _play(seatings, roster, map_size, threads, seed, max_actions, rng, tick, max_turns)
+        winners = _play(seatings, roster, setup, seed, rng, timing, tick)
         for s, w in zip(seatings, winners):
             ratings.update(s, int(w))
 
     played, wins = np.zeros(n, np.int64), np.zeros(n, np.int64)
     win_matrix, games_matrix = np.zeros((n, n), np.int64), np.zeros((n, n), np.int64)
     for s, w in zip(seatings, winners):
+        if w == _STOPPED:
+            continue
         present = np.unique(s)
         played[present] += 1
         games_matrix[np.ix_(present, present)] += 1
@@ -390,7 +540,8 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     np.fill_diagonal(games_matrix, 0)
     result = TournamentResult([p.spec for p in roster], np.array([r.mu for r in ratings.ratings]),
                               np.array([r.sigma for r in ratings.ratings]), played, wins, win_matrix, games_matrix,
-                              seatings, winners)
+                              seatings, winners, decisions=timing.decisions, cpu_ms=timing.cpu_ms,
+                              stopped=timing.stopped, java_settings=timing.settings, resynced=timing.resynced)
     if out_dir is not None:
         result.files = _write(result, out_dir)
     return result
@@ -405,6 +556,13 @@ def _write(result: TournamentResult, out_dir) -> dict:
         for i, p in enumerate(result.players):
             f.write(p + "," + ",".join(f"{result.win_matrix[i, j]}/{result.games_matrix[i, j]}"
                                        for j in range(len(result.players))) + "\n")
+    files = {}
+    if result.stopped:
+        import json
+        files["stopped"] = os.path.join(out_dir, "stopped.jsonl")
+        with open(files["stopped"], "w", encoding="utf-8") as f:
+            for d in result.stopped:
+                f.write(json.dumps(d) + "\n")
     png = os.path.join(out_dir, "ratings.png")
     import matplotlib
     matplotlib.use("Agg")
@@ -418,7 +576,7 @@ def _write(result: TournamentResult, out_dir) -> dict:
     fig.tight_layout()
     fig.savefig(png, dpi=100)
     plt.close(fig)
-    return {"win_matrix": csv, "ratings": png}
+    return {"win_matrix": csv, "ratings": png, **files}
 
 
 # ---------------------------------------------------------------------------- SB3 policies vs one bot

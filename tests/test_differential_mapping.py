@@ -1,18 +1,13 @@
-"""The differential test's action and state mapping (tools/differential/canon.py), without Java.
+"""The lockstep games' action and state mapping (polyenv/java/canon.py) and the known differences, without Java.
 
 The Java side is represented by hand-written driver lines in the format DiffDriver.java prints.
 """
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from polyenv import GameEnv  # noqa: E402
-
-canon = pytest.importorskip("tools.differential.canon")
+from polyenv import GameEnv
+from polyenv.java import canon, known
+from polyenv.java.lockstep import ruins_outcome
 
 LEVEL = "\n".join([
     ".:,.:,.:,.:,.:,.:,.:,.:",
@@ -80,6 +75,7 @@ def test_java_state_and_polyenv_state_agree_on_a_hand_written_report():
         "building": ["" for _ in range(n * n)],
         "road": [0] * (n * n),
         "territory": [g.tile(t)["city"] if g.tile(t)["city"] is not None else -1 for t in range(n * n)],
+        "fog": False,
     }
     js, ps = canon.java_state(report), canon.polyenv_state(g)
     assert canon.first_difference(js, ps) is None
@@ -115,7 +111,6 @@ def _tribe(score, cities, stars=0, techs=0):
 def test_eliminated_winner_is_classified_only_in_its_exact_case():
     # Deliberate (README "The game", RULES §12.2 ranking): polyenv ranks an eliminated tribe below every
     # surviving one. Only that case is classified; any other winner difference stays unexplained.
-    known = pytest.importorskip("tools.differential.known")
     before = {"tribes": [_tribe(900, 0), _tribe(500, 2), _tribe(400, 1)]}
     end = ("end_turn", -1, -1, None, 0)
 
@@ -134,12 +129,11 @@ def test_eliminated_winner_is_classified_only_in_its_exact_case():
 def test_ruins_giant_found_when_the_examiner_is_a_giant():
     # RULES §11 ruins Giant: a Giant appears on the tile and the examiner is pushed; a Giant examiner looks
     # like the new Giant, so the outcome is read from the unit count.
-    run = pytest.importorskip("tools.differential.run")
     tribe = {"techs": 1, "stars": 4}
     giant = [206, 3, 10, 40, 40, 0, 0, 0, -1, -1]
     before = {"tribes": [tribe] * 4, "cities": [], "units": [giant]}
     after = {"tribes": [tribe] * 4, "cities": [],
              "units": [giant[:5] + [3] + giant[6:], [207, 3, 10, 40, 40, 3] + giant[6:]]}
-    assert run.ruins_outcome(before, after, 206, 3) == ("giant", -1)
+    assert ruins_outcome(before, after, 206, 3) == ("giant", -1)
     same = {"tribes": [tribe] * 4, "cities": [], "units": [giant[:5] + [3] + giant[6:]]}
-    assert run.ruins_outcome(before, same, 206, 3) == ("explorer", -1)
+    assert ruins_outcome(before, same, 206, 3) == ("explorer", -1)

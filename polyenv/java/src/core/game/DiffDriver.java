@@ -37,7 +37,7 @@ import java.util.*;
  *   quit
  * Every state reply is the full state plus the legal actions, each as [kind, source tile, target tile, arg,
  * amount] with tiles as x * N + y (-1 when not applicable), and the random draws of the last step (DiffHooks:
- * meetings and explorer steps; the fog build records them). With fog (a build with PLAY_WITH_FULL_OBS false)
+ * meetings and explorer steps; "draws" is true in the fog build, which records them). With fog (a build with PLAY_WITH_FULL_OBS false)
  * each tribe also lists the tribes it met and its explored tiles. The tick is incremented just before the End
  * Turn that closes a round (the forward-model convention of the framework's own AnchorBench harness).
  */
@@ -374,7 +374,7 @@ public class DiffDriver {
         b.append("],\"territory\":[");
         for (int x = 0; x < N; x++) for (int y = 0; y < N; y++) b.append(actorTile(board.getCityIdAt(x, y))).append(',');
         b.setLength(b.length() - 1);
-        b.append("],\"fog\":").append(FOG).append(",\"meetings\":[");
+        b.append("],\"fog\":").append(FOG).append(",\"draws\":").append(FOG).append(",\"meetings\":[");
         for (int[] m : DiffHooks.meetings) b.append('[').append(m[0]).append(',').append(m[1]).append(',').append(m[2]).append("],");
         if (!DiffHooks.meetings.isEmpty()) b.setLength(b.length() - 1);
         b.append("],\"explorer\":[");
