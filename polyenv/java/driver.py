@@ -65,6 +65,11 @@ class Driver:
     def step(self, index: int) -> dict:
         return self.call(f"step {int(index)}")
 
+    def replay(self, path: str, mode: str, seed: int, indices) -> dict:
+        """Loads the level and plays those action indices in turn; the state after the last one."""
+        return self.call(f"load {path} {mode.upper()} {int(seed)}" if not indices else
+                         f"replay {path} {mode.upper()} {int(seed)} " + " ".join(str(int(i)) for i in indices))
+
     def true_moves(self) -> list:
         """[[source, destination], ...] of the active tribe by an exact shortest-path search (see DiffDriver)."""
         return [m[:2] for m in self.call("truemoves")["moves"]]

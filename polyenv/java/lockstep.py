@@ -10,7 +10,8 @@ its tech (``Game._test_force_ruins``), and with fog the tech each meeting drew a
 A difference that ``known`` explains as a documented polyenv choice or Java artefact is *re-synchronised*
 where the hooks allow it: polyenv is given Java's value of the fields the explanation covers
 (``Game._test_impose``: a score, a city's worth or population, an allegiance), or, for Java's pathfinder
-artefact, the game goes on with the moves both engines have. It is counted in ``resynced`` and the game
+artefact, the game goes on with the moves both engines have; an Examine on water whose Java draw is the
+Giant can be taken back (see :meth:`LockstepGame.play`). It is counted in ``resynced`` and the game
 continues. Anything else stops the game: ``check`` returns the difference.
 """
 
@@ -83,8 +84,9 @@ class LockstepGame:
                              f"the {'fog' if fog else 'full'} build")
         self.env = GameEnv(level=csv, players=None, mode=mode, full_observability=not fog, auto_end_turn=False,
                            seed=seed)
-        self.mode, self.seed, self.fog = mode, seed, fog
+        self.mode, self.seed, self.fog, self.path = mode, seed, fog, path
         self.moves: list[tuple] = []
+        self.java_indices: list[int] = []    # the Java action index of every move (to replay the game)
         self.before, self.last = self.j, None
         self.resynced: Counter = Counter()   # category -> re-synchronised differences
         self.jacts: dict = {}
@@ -171,16 +173,32 @@ class LockstepGame:
         true = {("move", s, t, None, 0) for s, t in self.driver.true_moves()}
         return true == {a for a in self.pacts if a[0] == "move"}
 
-    def play(self, act: tuple) -> None:
-        """Applies ``act`` (one of ``legal``) to both engines, Java first, imposing its random draws on polyenv."""
+    def play(self, act: tuple, take_back_water_giant: bool = False) -> bool:
+        """Applies ``act`` (one of ``legal``) to both engines, Java first, imposing its random draws on polyenv.
+
+        ``take_back_water_giant``: when Java's draw for an Examine on water is the Giant (Tribes' Battleship of
+        −1 HP over the examiner's boat, which polyenv deliberately does not copy and cannot represent), the
+        action is taken back instead (Java replays the game up to it; polyenv has not played it yet), counted
+        in ``resynced``, and False is returned: the caller chooses another action. Otherwise True.
+        """
         jidx, pid = self.jacts[act], self.pacts[act]
+        before, last = self.before, self.last
         self.moves.append(act)
+        self.java_indices.append(jidx)
         self.before, self.last = self.j, act
         self.j = self.driver.step(jidx)
         game = self.env._game
         explorer = None
         if act[0] == "examine":
             outcome, tech = ruins_outcome(self.before, self.j, act[1], self.before["active"])
+            if take_back_water_giant and outcome == "giant" and self.before["terrain"][act[1]] in known.WATER:
+                self.moves.pop()
+                self.java_indices.pop()
+                self.j = self.driver.replay(self.path, self.mode, self.seed, self.java_indices)
+                self.before, self.last = before, last
+                self.jacts = {canon.java_action(a): i for i, a in enumerate(self.j["actions"])}
+                self.resynced[known.DELIBERATE_RUINS_WATER] += 1
+                return False
             game._test_force_ruins(RUINS[outcome], tech)
             if outcome == "explorer":
                 explorer = [t for _, t in self.j["explorer"]]
@@ -197,3 +215,4 @@ class LockstepGame:
         finally:
             if forced:
                 game._test_force_draws([], None)
+        return True

@@ -55,7 +55,8 @@ def play(driver: Driver, name: str, csv_path: str, csv: str, mode: str, seed: in
         # alternate the engine whose list is drawn from (the common list when they differ by a known artefact)
         pool = game.legal if game.jacts.keys() != game.pacts.keys() else \
             sorted(game.jacts) if len(game.moves) % 2 == 0 else sorted(game.pacts)
-        game.play(pool[rnd.randrange(len(pool))])
+        while not game.play(act := pool[rnd.randrange(len(pool))], take_back_water_giant=True):
+            pool = [a for a in pool if a != act]  # taken back: the Giant on water, drawn again from the rest
 
 
 class _Games:

@@ -22,6 +22,9 @@ import java.util.*;
  * Protocol: one command per stdin line, one JSON reply per stdout line.
  *   load PATH MODE SEED   - load a level CSV (MODE = CAPITALS | SCORE; SEED seeds the game's Random)
  *   step I                - play action I of the last reported legal-action list
+ *   replay PATH MODE SEED I1 I2 ...
+ *                         - load, then play those action indices in turn without reporting in between (to take an
+ *                           action back: the game's Random is seeded, so the same indices give the same game)
  *   truemoves             - {"moves": [[source, destination], ...]}: the active tribe's moves found by an exact
  *                           shortest-path search over the same StepMove costs (Tribes' own Pathfinder lowers a
  *                           visited node's cost without re-expanding it, so its reach depends on visiting order)
@@ -61,6 +64,7 @@ public class DiffDriver {
                 switch (p[0]) {
                     case "load": reply = load(p[1], p[2], Long.parseLong(p[3])); break;
                     case "step": reply = step(Integer.parseInt(p[1])); break;
+                    case "replay": reply = replay(p); break;
                     case "truemoves": reply = trueMoves(); break;
                     case "agent": reply = agent(p); break;
                     case "act": reply = act(); break;
@@ -93,6 +97,16 @@ public class DiffDriver {
         }
         agents = new players.Agent[gs.getTribes().length];
         budgets = new long[agents.length];
+        return report();
+    }
+
+    static String replay(String[] p) throws ReflectiveOperationException {
+        load(p[1], p[2], Long.parseLong(p[3]));
+        for (int k = 4; k < p.length; k++) {
+            stepQuietly(Integer.parseInt(p[k]));
+            acts = gs.isGameOver() ? new ArrayList<>() : gs.getAllAvailableActions();
+        }
+        DiffHooks.clear();
         return report();
     }
 
