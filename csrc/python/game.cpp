@@ -505,6 +505,7 @@ void init_game(py::module_& m) {
         } else {
           throw py::value_error("field must be score, techs, met, worth, population or allegiance");
         }
+        if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));  // a level-up the new values allow
         g.touched();
       }, py::arg("field"), py::arg("index"), py::arg("value"))
       // -- properties

@@ -27,6 +27,7 @@ JAVA_CONVERT_DIPLOMACY = "java artefact: Convert updates diplomacy after the uni
 JAVA_CAPTURE_BONUS = "java artefact: capture re-applies adjacency bonuses of the captured city"
 JAVA_STICKY_BONUS = "java artefact: adjacency bonus paid to an earlier neighbour's city"
 JAVA_ONE_SIDED_MEETING = "java artefact: a tribe coming into view is not met back (fog)"
+JAVA_SELF_ALLEGIANCE = "java artefact: a tribe's allegiance with itself (left by Convert) joins the knock-on"
 MATCHING = {"PORT": "CUSTOMS_HOUSE", "FARM": "WINDMILL", "MINE": "FORGE", "LUMBER_HUT": "SAWMILL",
             "CUSTOMS_HOUSE": "PORT", "WINDMILL": "FARM", "FORGE": "MINE", "SAWMILL": "LUMBER_HUT"}
 _JAVA_NAME = {"grand_bazaar": "GRAND_BAZAR"}
@@ -144,6 +145,23 @@ def _one_sided_meeting(d: dict, before: dict) -> bool:
     return False
 
 
+def _self_allegiance_knock_on(d: dict, before: dict) -> bool:
+    """Tribes' Diplomacy.checkConsequences passes the knock-on of an allegiance change to every tribe i with
+    a negative allegiance towards the target, i != the initiator, without excluding the target itself; its
+    allegiance with itself is 0 until Convert's artefact (JAVA_CONVERT_DIPLOMACY) lowers it, after which the
+    target's allegiance with the initiator moves too. The rule matches an allegiance field whose differing
+    pairs each involve a tribe with a negative allegiance with itself."""
+    field = d["field"]
+    if not (field.startswith("player[") and field.endswith(".allegiance")):
+        return False
+    tribes = before["tribes"]
+    p = int(field[7:field.index("]")])
+    selfish = {t for t, tr in enumerate(tribes) if tr["allegiance"][t] < 0}
+    others = [q for q in range(len(tribes)) if q != p]
+    pairs = [q for q, a, b in zip(others, d["java"], d["polyenv"]) if a != b]
+    return bool(pairs) and all(p in selfish or q in selfish for q in pairs)
+
+
 def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -> str:
     """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``."""
     field = d["field"]
@@ -162,6 +180,8 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -
         inside = [b for b, owner in zip(before["building"], before["territory"]) if owner == src]
         if any(b in TEMPLES or b in MONUMENTS for b in inside):
             return DELIBERATE_CAPTURE_POINTS
+    if _self_allegiance_knock_on(d, before):
+        return JAVA_SELF_ALLEGIANCE
     if kind == "convert" and field.endswith(".allegiance"):
         # ConvertCommand sets the target's tribe first, so updateAllegiance(-5) and its knock-on act on the
         # converter with itself: nothing changes between the two tribes (RULES §10 says convert -5).

@@ -35,6 +35,7 @@ RESYNCED_FIELDS = {
     known.JAVA_STICKY_BONUS: _SCORE | {"population"},
     known.JAVA_CAPTURE_BONUS: _SCORE | {"population"},
     known.JAVA_CONVERT_DIPLOMACY: {"allegiance"},
+    known.JAVA_SELF_ALLEGIANCE: {"allegiance"},
     known.JAVA_ONE_SIDED_MEETING: {"met", "techs"},
 }
 
