@@ -471,19 +471,30 @@ void init_game(py::module_& m) {
       }, py::arg("meetings"), py::arg("explorer"))
       // Test-only (polyenv.java lockstep games): give a field the value another engine has where a known
       // difference between the two explains it: "score", "techs" or "met" (index: player; techs and met as
-      // bit masks), "worth" or "population" (index: a city's tile; population through the engine's own
-      // growth, so its level-up follows), "allegiance" (index: player * num_players + other; both directions).
+      // bit masks), "worth", "population" or "production" (index: a city's tile; population through the
+      // engine's own growth, so its level-up follows; production through the city's Workshop count),
+      // "allegiance" (index: player * num_players + other; both directions).
       .def("_test_impose", [](Game& g, const std::string& field, int index, int value) { GameLock lock(g);
         GameState& s = g.state;
         const int players = s.num_players;
         if (field == "score") {
           if (index < 0 || index >= players) throw py::value_error("no such player");
           s.players[index].score = value;
-        } else if (field == "worth" || field == "population") {
+        } else if (field == "worth" || field == "population" || field == "production") {
           if (index < 0 || index >= s.num_tiles || s.tiles[index].terrain != kCity) throw py::value_error("no city there");
           const int city = s.tiles[index].city;
-          if (field == "worth") s.cities[city].worth = value;
-          else add_population(s, city, value - s.cities[city].population);
+          City& c = s.cities[city];
+          if (field == "worth") {
+            c.worth = value;
+          } else if (field == "population") {
+            add_population(s, city, value - c.population);
+          } else {  // production: through the city's count of production bonuses (Workshop rewards)
+            const int workshops = c.workshops + value - city_production(s, city);
+            if (c.population < 0 || workshops < 0 || workshops > 100) {
+              throw py::value_error("that production cannot be given to this city");
+            }
+            c.workshops = int8_t(workshops);
+          }
         } else if (field == "techs" || field == "met") {
           if (index < 0 || index >= players) throw py::value_error("no such player");
           const uint32_t limit = field == "techs" ? (1u << kNumTechs) : (1u << players);
@@ -503,7 +514,7 @@ void init_game(py::module_& m) {
           if (index < 0 || p >= players || p == q) throw py::value_error("no such pair of players");
           s.players[p].allegiance[q] = s.players[q].allegiance[p] = int8_t(value);
         } else {
-          throw py::value_error("field must be score, techs, met, worth, population or allegiance");
+          throw py::value_error("field must be score, techs, met, worth, population, production or allegiance");
         }
         if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));  // a level-up the new values allow
         g.touched();

@@ -9,7 +9,8 @@ its tech (``Game._test_force_ruins``), and with fog the tech each meeting drew a
 
 A difference that ``known`` explains as a documented polyenv choice or Java artefact is *re-synchronised*
 where the hooks allow it: polyenv is given Java's value of the fields the explanation covers
-(``Game._test_impose``: a score, a city's worth or population, an allegiance), or, for Java's pathfinder
+(``Game._test_impose``: a score, techs or tribes met, a city's worth, population or production, an
+allegiance), or, for Java's pathfinder
 artefact, the game goes on with the moves both engines have; an Examine on water whose Java draw is the
 Giant can be taken back (see :meth:`LockstepGame.play`). It is counted in ``resynced`` and the game
 continues. Anything else stops the game: ``check`` returns the difference.
@@ -32,8 +33,8 @@ _SCORE = {"score", "worth"}
 RESYNCED_FIELDS = {
     known.DELIBERATE_TEMPLE_DESTROY: _SCORE,
     known.DELIBERATE_CAPTURE_POINTS: _SCORE,
-    known.JAVA_STICKY_BONUS: _SCORE | {"population"},
-    known.JAVA_CAPTURE_BONUS: _SCORE | {"population"},
+    known.JAVA_STICKY_BONUS: _SCORE | {"population", "production"},
+    known.JAVA_CAPTURE_BONUS: _SCORE | {"population", "production"},
     known.JAVA_CONVERT_DIPLOMACY: {"allegiance"},
     known.JAVA_SELF_ALLEGIANCE: {"allegiance"},
     known.JAVA_ONE_SIDED_MEETING: {"met", "techs"},
@@ -108,8 +109,11 @@ class LockstepGame:
         head, _, kind = field.rpartition(".")
         if kind == "score" and head.startswith("player["):
             game._test_impose("score", int(head[7:-1]), int(value))
-        elif kind in ("worth", "population") and head.startswith("city@"):
-            game._test_impose(kind, int(head[5:]), int(value))
+        elif kind in ("worth", "population", "production") and head.startswith("city@"):
+            try:
+                game._test_impose(kind, int(head[5:]), int(value))
+            except ValueError:
+                return False                             # a production no Workshop count gives
         elif kind in ("met", "techs") and head.startswith("player["):
             bits = value if kind == "met" else [TECHS.index(t) for t in value]
             game._test_impose(kind, int(head[7:-1]), sum(1 << b for b in bits))
