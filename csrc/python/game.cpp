@@ -473,6 +473,7 @@ void init_game(py::module_& m) {
       // difference between the two explains it: "score", "techs" or "met" (index: player; techs and met as
       // bit masks), "worth", "population" or "production" (index: a city's tile; population through the
       // engine's own growth, so its level-up follows; production through the city's Workshop count),
+      // "home_city" (index: a unit's tile; value: a city's tile or -1; the supported counts follow),
       // "allegiance" (index: player * num_players + other; both directions).
       .def("_test_impose", [](Game& g, const std::string& field, int index, int value) { GameLock lock(g);
         GameState& s = g.state;
@@ -509,12 +510,21 @@ void init_game(py::module_& m) {
             pl.researched &= pl.techs;
             touch_moves(s);  // Climbing, Sailing and Navigation change movement
           }
+        } else if (field == "home_city") {  // index: the unit's tile; value: its new home city's tile or -1
+          if (index < 0 || index >= s.num_tiles || s.tiles[index].unit < 0) throw py::value_error("no unit there");
+          if (value != -1 && (value < 0 || value >= s.num_tiles || s.tiles[value].terrain != kCity)) {
+            throw py::value_error("home city must be a city's tile or -1");
+          }
+          Unit& u = s.units[s.tiles[index].unit];
+          if (u.home_city >= 0) s.cities[u.home_city].supported--;
+          u.home_city = int16_t(value < 0 ? -1 : s.tiles[value].city);
+          if (u.home_city >= 0) s.cities[u.home_city].supported++;
         } else if (field == "allegiance") {
           const int p = index / std::max(players, 1), q = index % std::max(players, 1);
           if (index < 0 || p >= players || p == q) throw py::value_error("no such pair of players");
           s.players[p].allegiance[q] = s.players[q].allegiance[p] = int8_t(value);
         } else {
-          throw py::value_error("field must be score, techs, met, worth, population, production or allegiance");
+          throw py::value_error("field must be score, techs, met, worth, population, production, home_city or allegiance");
         }
         if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));  // a level-up the new values allow
         g.touched();

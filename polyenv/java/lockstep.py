@@ -9,8 +9,8 @@ its tech (``Game._test_force_ruins``), and with fog the tech each meeting drew a
 
 A difference that ``known`` explains as a documented polyenv choice or Java artefact is *re-synchronised*
 where the hooks allow it: polyenv is given Java's value of the fields the explanation covers
-(``Game._test_impose``: a score, techs or tribes met, a city's worth, population or production, an
-allegiance), or, for Java's pathfinder
+(``Game._test_impose``: a score, techs or tribes met, a city's worth, population or production, a
+unit's home city, an allegiance), or, for Java's pathfinder
 artefact, the game goes on with the moves both engines have; an Examine on water whose Java draw is the
 Giant can be taken back (see :meth:`LockstepGame.play`). It is counted in ``resynced`` and the game
 continues. Anything else stops the game: ``check`` returns the difference.
@@ -38,6 +38,7 @@ RESYNCED_FIELDS = {
     known.JAVA_CONVERT_DIPLOMACY: {"allegiance"},
     known.JAVA_SELF_ALLEGIANCE: {"allegiance"},
     known.JAVA_ONE_SIDED_MEETING: {"met", "techs"},
+    known.RANDOM_REHOME: {"home_city", "supported"},
 }
 
 
@@ -117,6 +118,10 @@ class LockstepGame:
         elif kind in ("met", "techs") and head.startswith("player["):
             bits = value if kind == "met" else [TECHS.index(t) for t in value]
             game._test_impose(kind, int(head[7:-1]), sum(1 << b for b in bits))
+        elif kind == "home_city" and head.startswith("unit@"):
+            game._test_impose("home_city", int(head[5:]), int(value))
+        elif kind == "supported" and head.startswith("city@"):
+            pass                                         # follows the units' home cities (checked next pass)
         elif kind == "allegiance" and head.startswith("player["):
             p = int(head[7:-1])
             others = [q for q in range(self.env.num_players) if q != p]
