@@ -638,7 +638,18 @@ def _seconds(text: str) -> float:
 
 
 def main(argv=None) -> int:
-    """Runs the ``polyenv`` command line; returns the exit code (2: a bad argument or input file)."""
+    """Runs the ``polyenv`` command line; returns the exit code (2: a bad argument or input file;
+    1 also when the reader of stdout went away, as in ``polyenv play | head``, which ends quietly)."""
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here at the latest, not in the interpreter's last flush
+        return status
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return 1
+
+
+def _run(argv) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -653,6 +664,17 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _stdout_to_devnull() -> None:
+    """Points stdout at os.devnull once its reader has gone, so that the output still buffered goes
+    nowhere instead of failing again when the interpreter exits (Python's recipe for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (captured in tests, closed)
+        pass
 
 
 if __name__ == "__main__":

@@ -14,3 +14,19 @@ def run_cli(*args, timeout=240, cwd=None):
         env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
     return subprocess.run([sys.executable, "-m", "polyenv.cli", *map(str, args)], capture_output=True, text=True,
                           timeout=timeout, env=env, cwd=cwd or Path(__file__).resolve().parent)
+
+
+def run_cli_into_closed_pipe(*args, timeout=240, cwd=None):
+    """Runs the command line with its stdout a pipe whose reading end is already closed (what
+    ``polyenv play | head`` becomes once head has read its lines): every write to stdout fails."""
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run([sys.executable, "-m", "polyenv.cli", *map(str, args)], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=timeout, env=env,
+                              cwd=cwd or Path(__file__).resolve().parent)
+    finally:
+        os.close(write_end)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_run import run_cli
+from cli_run import run_cli, run_cli_into_closed_pipe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -250,3 +250,22 @@ def test_python_dash_m_polyenv():
     r = subprocess.run([sys.executable, "-m", "polyenv", "play", "--bots", ","], capture_output=True, text=True,
                        timeout=120, env=env, cwd=Path(__file__).resolve().parent)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+
+
+# ---------------------------------------------------------------------------- output into a closed pipe
+@pytest.mark.parametrize("args", [["play", "--map-size", "8", "--seed", "1", "--max-turns", "2", "--render", "text"],
+                                  ["play", "--map-size", "8", "--seed", "1", "--max-turns", "2", "--final-only"],
+                                  ["--help"], ["play", "--help"]])
+def test_closed_stdout_ends_quietly(args):
+    # `polyenv play | head`: once the reader has gone, the command stops without a traceback
+    # (status 1: the output is incomplete; argparse's --help ignores the failed write itself).
+    r = run_cli_into_closed_pipe(*args)
+    assert r.stderr == "" and r.returncode == (0 if "--help" in args else 1), r.stderr
+
+
+def test_replay_into_closed_pipe_ends_quietly(tmp_path):
+    record = tmp_path / "game.json"
+    assert run("play", "--map-size", "8", "--seed", "2", "--max-turns", "2", "--render", "none",
+               "--save", record).returncode == 0
+    r = run_cli_into_closed_pipe("replay", record, "--render", "text")
+    assert r.stderr == "" and r.returncode == 1, r.stderr
