@@ -1,10 +1,10 @@
 """The ``polyenv`` command line: play, replay, bench, check.
 
-* ``polyenv play``   — built-in bots play a whole game; the map every round (or
+* ``polyenv play``   — built-in bots play a whole game; the map every turn (or
   only the final one) and a result table; ``--save FILE`` writes a JSON record
   (seed, config, action ids) that ``replay`` re-plays exactly.
 * ``polyenv replay FILE`` — re-plays a saved game, renders it, checks the result
-  against the record; ``--png-dir DIR`` writes one PNG per round, ``--gif`` /
+  against the record; ``--png-dir DIR`` writes one PNG per turn, ``--gif`` /
   ``--mp4`` a video (imageio), ``--html`` a self-contained page with a slider.
 * ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
@@ -87,7 +87,17 @@ def _print_result(game, bots, actions: int, out) -> None:
     w = game.winner
     who = f"p{w} ({game.player(w)['tribe']}{', ' + bots[w] if bots else ''})" if w >= 0 else "none (draw)"
     state = "game over" if game.game_over else "unfinished"
-    print(f"winner: {who}; {state} after {game.turn} turns, {actions} actions", file=out, flush=True)
+    print(f"winner: {who}; {state} in turn {game.turn_number} of {game.turn_limit}, {actions} actions", file=out,
+          flush=True)
+
+
+def _result(game, legacy: bool = False) -> dict:
+    """The end of a game as a record keeps it (``replay`` checks it): ``turn`` is the turn in which the game
+    ended (``GameEnv.turn_number``). ``legacy``: as records of earlier versions kept it, ``turns`` = ``GameEnv.turn``."""
+    result = dict(game_over=game.game_over, winner=game.winner, scores=game.scores())
+    if legacy:
+        return dict(result, turns=game.turn)
+    return dict(result, turn=game.turn_number)
 
 
 def _is_int(value) -> bool:
@@ -186,7 +196,7 @@ def _cmd_play(args) -> int:
     if args.save:
         record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
                       action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
-                      result=dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn))
+                      result=_result(game))
         try:  # the folder was checked before the game; a later failure is still one line
             with open(args.save, "w", encoding="utf-8") as f:
                 json.dump(record, f)
@@ -281,7 +291,8 @@ def _cmd_replay(args) -> int:
         if not args.final_only or final:
             _show(game, style, out)
         if png_dir is not None:
-            save_png(game.render("rgb_array"), png_dir / (f"turn_{game.turn:03d}.png" if not final else "final.png"))
+            name = "final.png" if final else f"turn_{game.turn_number:03d}.png"
+            save_png(game.render("rgb_array"), png_dir / name)
             pngs += 1
 
     for k, action in enumerate(record["actions"]):
@@ -299,7 +310,7 @@ def _cmd_replay(args) -> int:
         print(f"wrote {pngs} PNG files to {png_dir}", file=out)
     expected = record.get("result")
     if expected is not None:
-        got = dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn)
+        got = _result(game, legacy="turns" in expected and "turn" not in expected)
         if got != expected:
             print(f"polyenv replay: result differs from the record: {got} != {expected}", file=sys.stderr)
             return 1
@@ -573,7 +584,7 @@ def _parser() -> argparse.ArgumentParser:
                      "play a game between bots, replay it, benchmark, check the environments.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="bots play a whole game; map every round and a result table")
+    play = sub.add_parser("play", help="bots play a whole game; map every turn and a result table")
     play.add_argument("--players", type=_int_in(MIN_PLAYERS, MAX_PLAYERS), default=2,
                       help=f"number of players, {MIN_PLAYERS}..{MAX_PLAYERS} (default 2)")
     play.add_argument("--map-size", type=_int_in(4, 40), default=None, help="board side 4..40 (default 11 for 2 "
@@ -588,7 +599,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--final-only", action="store_true", help="show only the final map")
     play.add_argument("--level", type=_level_text, default=None, help="a Tribes CSV level file")
     play.add_argument("--mode", choices=("capitals", "score"), default="capitals")
-    play.add_argument("--max-turns", type=_int_in(0, 10_000), default=None, help="turn limit (default: the mode's)")
+    play.add_argument("--max-turns", type=_int_in(0, 10_000), default=None,
+                      help="the last turn (turns are numbered from 0; default: the mode's, 50 or 30)")
     play.add_argument("--max-actions", type=_int_in(1), default=None, help="stop after this many actions")
     play.add_argument("--save", type=_writable_file, default=None, metavar="FILE",
                       help="write a JSON record of the game (its folder must exist)")
@@ -597,7 +609,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--render", choices=_RENDER, default="auto", help=_RENDER_HELP)
     replay.add_argument("--final-only", action="store_true", help="show only the final map")
-    replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per round into DIR")
+    replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per turn into DIR")
     # Watchable output (docs/integrations.md): a GIF / MP4 through imageio, a self-contained HTML page.
     replay.add_argument("--gif", default=None, metavar="OUT.gif", help="write an animated GIF (needs imageio)")
     replay.add_argument("--mp4", default=None, metavar="OUT.mp4", help="write an MP4 video (needs imageio-ffmpeg)")
@@ -605,8 +617,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="write one self-contained HTML page: map per action, slider, play/pause, event log")
     replay.add_argument("--tile-px", type=_tile_px, default=32, metavar="PX",
                         help="pixels per tile of --gif/--mp4/--html (default 32)")
-    replay.add_argument("--frames", choices=("round", "action"), default="round",
-                        help="--gif/--mp4: one frame per round (default) or per action")
+    replay.add_argument("--frames", choices=("turn", "action", "round"), default="turn",
+                        help="--gif/--mp4: one frame per turn (default; 'round' is the same) or per action")
     replay.add_argument("--fps", type=_positive_float, default=2.0, help="--gif/--mp4 frames per second (default 2)")
 
     bench = sub.add_parser("bench", help="quick benchmarks (benchmarks/*.py, about 30 s)")

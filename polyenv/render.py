@@ -13,7 +13,7 @@ One renderer, three views of the same tile data — the 23-column map tokens of
   squares with their level, unit discs with a letter, an hp bar (and hp digits
   from 32 px), fog. Pure NumPy (deterministic, no font files).
 * ``render_frame`` — ``render_rgb`` of a ``GameEnv`` under a header with the
-  round, whose turn it is (or the result) and the scores (a player's view
+  turn, whose move it is (or the result) and the scores (a player's view
   shows only what that player knows); what the envs' ``"rgb_array"`` mode and
   ``polyenv replay --gif/--mp4`` show.
 
@@ -462,12 +462,12 @@ def render_header(width: int, lines: list, scale: int = 1) -> np.ndarray:
 
 
 def game_header_lines(game, player: int | None = None) -> list:
-    """The header of a frame: round, whose turn (or the result) and the scores.
+    """The header of a frame: the turn (``GameEnv.turn_number``), who is to move (or the result) and the scores.
 
     With ``player`` (a player's view) only what that player knows is shown: the
-    round, who is to move, its own score and stars; other players appear by colour.
+    turn, who is to move, its own score and stars; other players appear by colour.
     """
-    turn = f"ROUND {game.turn}/{game.turn_limit}"
+    turn = f"TURN {game.turn_number}/{game.turn_limit}"
     if game.game_over:
         status = [("DRAW", None)] if game.winner < 0 else [("WINNER", game.winner), (f"P{game.winner}", None)]
     else:

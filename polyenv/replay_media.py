@@ -39,11 +39,12 @@ def replay_positions(game: GameEnv, actions) -> Iterator[tuple[int, int | None]]
     yield len(actions), None
 
 
-def video_frames(game: GameEnv, actions, every: str = "round", tile_px: int = 32,
+def video_frames(game: GameEnv, actions, every: str = "turn", tile_px: int = 32,
                  player: int | None = None) -> Iterator[np.ndarray]:
-    """``render_frame`` images of a replay: one per round (``every="round"``) or per action, plus the end."""
-    if every not in ("round", "action"):
-        raise ValueError(f"every must be 'round' or 'action', got {every!r}")
+    """``render_frame`` images of a replay: one per turn (``every="turn"``; ``"round"`` is the same) or per
+    action (``"action"``), plus the end."""
+    if every not in ("turn", "round", "action"):
+        raise ValueError(f"every must be 'turn' or 'action', got {every!r}")
     shown = None
     for _, action in replay_positions(game, actions):
         if every == "action" or action is None or game.turn != shown:

@@ -1,6 +1,7 @@
 """The polyenv command line, run end to end in subprocesses (small maps, short games)."""
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,11 +20,11 @@ def test_play_shows_game_and_result_table():
     r = run("play", "--map-size", "8", "--seed", "3", "--max-turns", "4", "--render", "text")
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "seed 3" in out and "winner: p" in out and "game over after 5 turns" in out
+    assert "seed 3" in out and "winner: p" in out and "game over in turn 4 of 4" in out
     header = next(line for line in out.splitlines() if line.startswith("player"))
     for column in ("tribe", "bot", "result", "score", "cities", "units", "kills"):
         assert column in header
-    assert out.count("round ") >= 5  # one map per round and the final one
+    assert len(re.findall(r"^turn \d/4, ", out, re.M)) >= 6  # one map per turn 0..4 and the final one
     rows = [line for line in out.splitlines() if line.startswith(("p0 ", "p1 "))]
     assert len(rows) == 2 and sum("win" in row for row in rows) == 1
 
@@ -32,7 +33,7 @@ def test_play_final_only_ansi_four_players():
     r = run("play", "--players", "4", "--map-size", "10", "--bots", "random", "--seed", "1", "--max-turns", "3",
             "--final-only", "--render", "ansi")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.count("\x1b[") > 50 and r.stdout.count("round ") == 1
+    assert r.stdout.count("\x1b[") > 50 and len(re.findall(r"^turn \d/3, ", r.stdout, re.M)) == 1
     assert sum(line.startswith(("p0 ", "p1 ", "p2 ", "p3 ")) for line in r.stdout.splitlines()) == 4
 
 
@@ -57,7 +58,7 @@ def test_play_save_and_replay_round_trip(tmp_path):
     assert "replay matches the recorded result" in r2.stdout
     assert [line for line in r2.stdout.splitlines() if line.startswith(("p0 ", "p1 "))] == table
     pngs = sorted(png_dir.glob("*.png"))
-    assert len(pngs) == record["result"]["turns"] + 1  # rounds 0..turns-1 (the last round ends the game), final
+    assert len(pngs) == record["result"]["turn"] + 2  # turns 0..turn (the game ends in its last one), final
     Image = pytest.importorskip("PIL.Image")
     with Image.open(pngs[0]) as im:
         assert im.size == (8 * 24, 8 * 24)
@@ -234,7 +235,7 @@ def test_replay_png_dir_that_cannot_be_created(tmp_path, capsys):
 def test_colours_only_on_a_terminal():
     r = run("play", "--map-size", "8", "--seed", "1", "--max-turns", "2")  # stdout is a pipe
     assert r.returncode == 0, r.stderr
-    assert "\x1b[" not in r.stdout and "round " in r.stdout
+    assert "\x1b[" not in r.stdout and "turn 0/2, " in r.stdout
     forced = run("play", "--map-size", "8", "--seed", "1", "--max-turns", "2", "--render", "ansi")
     assert "\x1b[" in forced.stdout
 
@@ -269,3 +270,39 @@ def test_replay_into_closed_pipe_ends_quietly(tmp_path):
                "--save", record).returncode == 0
     r = run_cli_into_closed_pipe("replay", record, "--render", "text")
     assert r.stderr == "" and r.returncode == 1, r.stderr
+
+
+# ---------------------------------------------------------------------------- one turn count everywhere
+TURN_WORDS = re.compile(r"\b(?:turn|TURN|round|ROUND)s? (\d+)")
+
+
+def test_max_turns_is_the_last_turn_printed(tmp_path):
+    # Turns are numbered from 0 as Tribes' tick; --max-turns L is the last one played (turns 0..L).
+    record = tmp_path / "game.json"
+    r = run("play", "--map-size", "8", "--seed", "3", "--max-turns", "2", "--render", "text", "--save", record)
+    assert r.returncode == 0, r.stderr
+    assert "turn limit 2" in r.stdout and "game over in turn 2 of 2" in r.stdout, r.stdout[-400:]
+    assert "round" not in r.stdout.lower()
+    assert max(int(n) for n in TURN_WORDS.findall(r.stdout)) == 2
+    shown = [int(n) for n in re.findall(r"^turn (\d+)/2\b", r.stdout, re.M)]
+    assert shown[:3] == [0, 1, 2] and shown[-1] == 2  # one map per turn, then the final one
+    replay = run("replay", record, "--render", "text", "--png-dir", tmp_path / "png")
+    assert replay.returncode == 0, replay.stderr
+    assert "game over in turn 2 of 2" in replay.stdout and "round" not in replay.stdout.lower()
+    assert max(int(n) for n in TURN_WORDS.findall(replay.stdout)) == 2
+    assert sorted(p.name for p in (tmp_path / "png").glob("*.png")) == [
+        "final.png", "turn_000.png", "turn_001.png", "turn_002.png"]
+
+
+def test_records_of_earlier_versions_still_replay(tmp_path):
+    # Earlier records kept GameEnv.turn at the end as "turns" (3 for a game that ends in turn 2).
+    record = _record(tmp_path)
+    assert record["result"]["turn"] == 3
+    record["result"]["turns"] = record["result"].pop("turn") + 1
+    legacy = tmp_path / "legacy.json"
+    legacy.write_text(json.dumps(record))
+    r = run("replay", legacy, "--render", "none")
+    assert r.returncode == 0 and "replay matches the recorded result" in r.stdout, r.stderr
+    record["result"]["turns"] += 1
+    legacy.write_text(json.dumps(record))
+    assert run("replay", legacy, "--render", "none").returncode == 1

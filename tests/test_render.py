@@ -164,3 +164,17 @@ def test_roads_resources_and_buildings_are_drawn():
     g.set_building((5, 5), "farm")
     assert ((cell((5, 5)) == (236, 206, 120)).all(-1)).sum() > 20, "farm badge"
     assert (plain != cell((3, 3))).any()
+
+
+def test_headers_count_turns_as_the_cli_does():
+    # A game that reaches --max-turns 2 ends in turn 2 (the engine's tick is then 3).
+    from polyenv.render import game_header_lines
+    g = GameEnv(seed=3, map_size=8, max_turns=2)
+    g.playout(seed=3)
+    assert g.game_over and g.turn == 3 and g.turn_number == 2
+    assert g.render().splitlines()[0].startswith("turn 2/2, ")
+    assert ANSI.sub("", g.render("ansi")).splitlines()[0].startswith("turn 2/2, ")
+    for player in (None, 0):
+        assert game_header_lines(g, player)[0][0] == ("TURN 2/2", None)
+    fresh = GameEnv(seed=3, map_size=8, max_turns=2)
+    assert fresh.turn_number == 0 and fresh.render().startswith("turn 0/2, ")
