@@ -5,7 +5,8 @@
   (seed, config, action ids) that ``replay`` re-plays exactly.
 * ``polyenv replay FILE`` — re-plays a saved game, renders it, checks the result
   against the record; ``--png-dir DIR`` writes one PNG per turn, ``--gif`` /
-  ``--mp4`` a video (imageio), ``--html`` a self-contained page with a slider.
+  ``--mp4`` a video (imageio: the ``media`` extra), ``--html`` a self-contained page with a
+  slider (writing files prints no maps unless ``--render`` asks for them).
 * ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
@@ -233,15 +234,11 @@ def _write_media(record: dict, args, out) -> int:
     from .replay_html import replay_html
     from .replay_media import video_frames, write_video
     actions = record["actions"]
-    for path, suffix in ((args.gif, ".gif"), (args.mp4, ".mp4")):
+    for path in (args.gif, args.mp4):  # imageio was checked before the replay (_check_media)
         if path is None:
             continue
         game = _game_from_config(int(record["seed"]), record["config"])
-        try:
-            n = write_video(video_frames(game, actions, args.frames, args.tile_px), path, args.fps)
-        except ImportError as e:
-            print(f"polyenv replay: {e}", file=sys.stderr)
-            return 1
+        n = write_video(video_frames(game, actions, args.frames, args.tile_px), path, args.fps)
         print(f"wrote {n} frames to {path}", file=out)
     if args.html is not None:
         game = _game_from_config(int(record["seed"]), record["config"])
@@ -251,18 +248,24 @@ def _write_media(record: dict, args, out) -> int:
     return 0
 
 
-def _check_media_paths(args) -> str | None:
+def _check_media(args) -> str | None:
+    """Why the --gif / --mp4 / --html outputs cannot be written (a file name, a missing package), or None."""
+    from .replay_media import missing_video_support
     for path, suffix in ((args.gif, ".gif"), (args.mp4, ".mp4"), (args.html, ".html")):
         if path is not None and not str(path).lower().endswith(suffix):
             return f"--{suffix[1:]} needs a file name ending in {suffix}, got {path!r}"
+    for path, option in ((args.gif, "--gif"), (args.mp4, "--mp4")):
+        missing = None if path is None else missing_video_support(path)
+        if missing is not None:
+            return f"{option}: {missing}"
     return None
 
 
 def _cmd_replay(args) -> int:
     from .render import save_png
-    bad = _check_media_paths(args)
+    bad = _check_media(args)
     if bad is not None:
-        print(f"polyenv replay: {bad}", file=sys.stderr)
+        print(f"polyenv replay: error: {bad}", file=sys.stderr)
         return 2
     try:
         record = load_record(args.file)
@@ -284,7 +287,8 @@ def _cmd_replay(args) -> int:
         except OSError as e:
             raise ValueError(f"--png-dir: cannot create {png_dir}: {e.strerror}") from None
     out, shown_turn, pngs = sys.stdout, -1, 0
-    style = _style(args.render, out)
+    writes_files = any(p is not None for p in (args.gif, args.mp4, args.html, args.png_dir))
+    style = _style(args.render or ("none" if writes_files else "auto"), out)  # files: no maps unless asked
 
     def snapshot(final=False):
         nonlocal pngs
@@ -607,12 +611,15 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="re-play a game saved by play --save")
     replay.add_argument("file")
-    replay.add_argument("--render", choices=_RENDER, default="auto", help=_RENDER_HELP)
+    replay.add_argument("--render", choices=_RENDER, default=None,
+                        help=_RENDER_HELP + "; with --png-dir, --gif, --mp4 or --html the default is none")
     replay.add_argument("--final-only", action="store_true", help="show only the final map")
     replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per turn into DIR")
     # Watchable output (docs/integrations.md): a GIF / MP4 through imageio, a self-contained HTML page.
-    replay.add_argument("--gif", default=None, metavar="OUT.gif", help="write an animated GIF (needs imageio)")
-    replay.add_argument("--mp4", default=None, metavar="OUT.mp4", help="write an MP4 video (needs imageio-ffmpeg)")
+    replay.add_argument("--gif", default=None, metavar="OUT.gif",
+                        help='write an animated GIF (needs imageio: pip install "polyenv[media]")')
+    replay.add_argument("--mp4", default=None, metavar="OUT.mp4",
+                        help='write an MP4 video (needs imageio and imageio-ffmpeg: pip install "polyenv[media]")')
     replay.add_argument("--html", default=None, metavar="OUT.html",
                         help="write one self-contained HTML page: map per action, slider, play/pause, event log")
     replay.add_argument("--tile-px", type=_tile_px, default=32, metavar="PX",

@@ -306,3 +306,49 @@ def test_records_of_earlier_versions_still_replay(tmp_path):
     record["result"]["turns"] += 1
     legacy.write_text(json.dumps(record))
     assert run("replay", legacy, "--render", "none").returncode == 1
+
+
+# ---------------------------------------------------------------------------- videos and pages
+def _hide_modules(folder, *names):
+    """A folder of packages that fail to import, as when they are not installed."""
+    for name in names:
+        (folder / name).mkdir(parents=True)
+        (folder / name / "__init__.py").write_text(f"raise ImportError({'No module named ' + repr(name)!r})\n")
+    return folder
+
+
+@pytest.mark.parametrize("option, hidden, needs", [("--gif", ("imageio", "imageio_ffmpeg"), "imageio"),
+                                                   ("--mp4", ("imageio", "imageio_ffmpeg"), "imageio"),
+                                                   ("--mp4", ("imageio_ffmpeg",), "imageio-ffmpeg")])
+def test_video_without_imageio_is_refused_before_any_work(tmp_path, option, hidden, needs):
+    record = tmp_path / "game.json"
+    assert run("play", "--map-size", "8", "--seed", "2", "--max-turns", "2", "--render", "none",
+               "--save", record).returncode == 0
+    out = tmp_path / f"game.{option[2:]}"
+    r = run("replay", record, option, out, path_first=_hide_modules(tmp_path / "hidden", *hidden))
+    assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1 and needs in r.stderr and "pip install" in r.stderr, r.stderr
+    assert "polyenv[media]" in r.stderr and not out.exists()
+
+
+def test_writing_a_file_prints_no_maps_unless_asked(tmp_path):
+    record = tmp_path / "game.json"
+    assert run("play", "--map-size", "8", "--seed", "2", "--max-turns", "2", "--render", "none",
+               "--save", record).returncode == 0
+    maps = re.compile(r"^turn \d+/2, ", re.M)
+    for option, value in (("--html", tmp_path / "game.html"), ("--png-dir", tmp_path / "png")):
+        quiet = run("replay", record, option, value)
+        assert quiet.returncode == 0, quiet.stderr
+        assert not maps.search(quiet.stdout) and "replay matches the recorded result" in quiet.stdout
+        assert any(line.startswith("wrote ") for line in quiet.stdout.splitlines())
+        shown = run("replay", record, option, value, "--render", "text")
+        assert shown.returncode == 0 and len(maps.findall(shown.stdout)) >= 4  # turns 0..2 and the end
+    plain = run("replay", record)  # no file written: the maps as before
+    assert len(maps.findall(plain.stdout)) >= 4
+
+
+def test_media_extra_is_small_and_part_of_test():
+    tomllib = pytest.importorskip("tomllib")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert sorted(r.split(">")[0].split("=")[0] for r in extras["media"]) == ["imageio", "imageio-ffmpeg"]
+    assert any("media" in r for r in extras["test"] if r.startswith("polyenv["))
