@@ -21,7 +21,7 @@ def test_play_shows_game_and_result_table():
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "seed 3" in out and "winner: p" in out and "game over in turn 4 of 4" in out
-    header = next(line for line in out.splitlines() if line.startswith("player"))
+    header = next(line for line in out.splitlines() if line.startswith("player "))
     for column in ("tribe", "bot", "result", "score", "cities", "units", "kills"):
         assert column in header
     assert len(re.findall(r"^turn \d/4, ", out, re.M)) >= 6  # one map per turn 0..4 and the final one
@@ -282,13 +282,13 @@ def test_max_turns_is_the_last_turn_printed(tmp_path):
     r = run("play", "--map-size", "8", "--seed", "3", "--max-turns", "2", "--render", "text", "--save", record)
     assert r.returncode == 0, r.stderr
     assert "turn limit 2" in r.stdout and "game over in turn 2 of 2" in r.stdout, r.stdout[-400:]
-    assert "round" not in r.stdout.lower()
+    assert not re.search(r"\bround", r.stdout, re.I)
     assert max(int(n) for n in TURN_WORDS.findall(r.stdout)) == 2
     shown = [int(n) for n in re.findall(r"^turn (\d+)/2\b", r.stdout, re.M)]
     assert shown[:3] == [0, 1, 2] and shown[-1] == 2  # one map per turn, then the final one
     replay = run("replay", record, "--render", "text", "--png-dir", tmp_path / "png")
     assert replay.returncode == 0, replay.stderr
-    assert "game over in turn 2 of 2" in replay.stdout and "round" not in replay.stdout.lower()
+    assert "game over in turn 2 of 2" in replay.stdout and not re.search(r"\bround", replay.stdout, re.I)
     assert max(int(n) for n in TURN_WORDS.findall(replay.stdout)) == 2
     assert sorted(p.name for p in (tmp_path / "png").glob("*.png")) == [
         "final.png", "turn_000.png", "turn_001.png", "turn_002.png"]
@@ -352,3 +352,13 @@ def test_media_extra_is_small_and_part_of_test():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert sorted(r.split(">")[0].split("=")[0] for r in extras["media"]) == ["imageio", "imageio-ffmpeg"]
     assert any("media" in r for r in extras["test"] if r.startswith("polyenv["))
+
+
+def test_text_maps_mark_every_player_and_print_a_legend():
+    r = run("play", "--players", "4", "--map-size", "10", "--seed", "1", "--max-turns", "1", "--render", "text")
+    assert r.returncode == 0, r.stderr
+    assert "players: A p0 Bardur, B p1 Imperius, C p2 Xin-Xi, D p3 Oumaji" in r.stdout
+    first_map = r.stdout.split("turn 0/1, ", 1)[1].splitlines()[1:11]
+    cities = {c[0] for row in first_map for c in row.split(" ") if len(c) > 1 and c[1].isdigit()}
+    units = {row[k + 3] for row in first_map for k in range(0, len(row), 5) if row[k + 2:k + 3].strip()}
+    assert cities == units == set("ABCD"), first_map
