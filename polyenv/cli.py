@@ -7,7 +7,8 @@
   against the record; ``--png-dir DIR`` writes one PNG per turn, ``--gif`` /
   ``--mp4`` a video (imageio: the ``media`` extra), ``--html`` a self-contained page with a
   slider (writing files prints no maps unless ``--render`` asks for them).
-* ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
+* ``polyenv bench``  — the quick benchmarks shipped in ``polyenv/_bench`` (about 30 s; ``--dir`` runs a
+  benchmarks folder's scripts instead).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
 * ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/cli_tournament.py).
@@ -38,7 +39,7 @@ __all__ = ["main", "load_record", "RECORD_FORMAT"]
 
 RECORD_FORMAT = "polyenv-game"
 RECORD_VERSION = 1
-#: Benchmark scripts run by ``polyenv bench``, in order (benchmarks/<name>.py).
+#: Scripts ``polyenv bench --dir DIR`` runs, in order (DIR/<name>.py); without --dir it runs polyenv/_bench.
 BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
 
 
@@ -323,13 +324,22 @@ def _cmd_replay(args) -> int:
 
 
 # ---------------------------------------------------------------------------- bench
-def _benchmarks_dir(explicit) -> Path | None:
-    if explicit:
-        return Path(explicit)
-    for candidate in (Path.cwd() / "benchmarks", Path(__file__).resolve().parent.parent / "benchmarks"):
-        if candidate.is_dir():
-            return candidate
-    return None
+def _bench_jobs(args) -> tuple[list, list]:
+    """([(label, command, cwd), ...], missing script names): the parts shipped in polyenv/_bench, run as
+    ``python -m polyenv._bench.<part> --quick`` from the folder holding this very package (so that the
+    child imports it, not another copy), or with ``--dir`` the scripts of a benchmarks folder."""
+    root = str(Path(__file__).resolve().parent.parent)
+    if args.dir is None:
+        from ._bench import PARTS
+        return [(n, [sys.executable, "-m", f"polyenv._bench.{n}", "--quick"], root) for n in PARTS], []
+    directory = Path(args.dir)
+    present = [n for n in BENCH_SCRIPTS if (directory / f"{n}.py").is_file()]
+    jobs = []
+    for n in present:
+        path = directory / f"{n}.py"
+        quick = ["--quick"] if "--quick" in path.read_text(encoding="utf-8", errors="replace") else []
+        jobs.append((n, [sys.executable, str(path), *quick], None))
+    return jobs, [n for n in BENCH_SCRIPTS if n not in present]
 
 
 def _bar(done: float, total: float, label: str, width: int = 30) -> str:
@@ -339,30 +349,22 @@ def _bar(done: float, total: float, label: str, width: int = 30) -> str:
 
 
 def _cmd_bench(args) -> int:
-    directory = _benchmarks_dir(args.dir)
-    if directory is None:
-        print("polyenv bench: no benchmarks/ directory found (run from a source checkout or pass --dir)",
-              file=sys.stderr)
-        return 2
-    present = [(n, directory / f"{n}.py") for n in BENCH_SCRIPTS if (directory / f"{n}.py").is_file()]
-    missing = [n for n in BENCH_SCRIPTS if not (directory / f"{n}.py").is_file()]
+    jobs, missing = _bench_jobs(args)
     for n in missing:
         print(f"note: benchmarks/{n}.py does not exist; skipped")
-    if not present:
+    if not jobs:
         print("polyenv bench: none of the benchmark scripts exist", file=sys.stderr)
         return 2
     budget = float(args.seconds)
-    per_script = budget / len(present)
+    per_script = budget / len(jobs)
     env = dict(os.environ, POLYENV_BENCH_QUICK="1", POLYENV_BENCH_SECONDS=f"{per_script:.1f}")
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     tty = sys.stderr.isatty()
     start, results = time.perf_counter(), []
-    for name, path in present:
+    for name, command, cwd in jobs:
         t0 = time.perf_counter()
-        quick = ["--quick"] if "--quick" in path.read_text(encoding="utf-8", errors="replace") else []
-        proc = subprocess.Popen([sys.executable, str(path), *quick], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, env=env)
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd)
         captured: list[str] = []
         reader = threading.Thread(target=lambda p=proc: captured.extend(p.stdout), daemon=True)
         reader.start()
@@ -382,12 +384,12 @@ def _cmd_bench(args) -> int:
         if status is None:
             status = "ok" if proc.returncode == 0 else f"failed (exit {proc.returncode})"
         if not tty:
-            print(f"[{len(results) + 1}/{len(present)}] {name}: {status} in {seconds:.1f}s", file=sys.stderr)
+            print(f"[{len(results) + 1}/{len(jobs)}] {name}: {status} in {seconds:.1f}s", file=sys.stderr)
         results.append((name, status, seconds, "".join(captured)))
     if tty:
         sys.stderr.write(_bar(time.perf_counter() - start, budget, "done") + "\n")
     for name, status, seconds, output in results:
-        print(f"== benchmarks/{name}.py ({status}, {seconds:.1f}s)")
+        print(f"== {name} ({status}, {seconds:.1f}s)")
         print(output.rstrip())
     rows = [[name, status, f"{seconds:.1f}", _last_line(output)] for name, status, seconds, output in results]
     rows += [[n, "missing", "-", "skipped"] for n in missing]
@@ -628,9 +630,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="--gif/--mp4: one frame per turn (default; 'round' is the same) or per action")
     replay.add_argument("--fps", type=_positive_float, default=2.0, help="--gif/--mp4 frames per second (default 2)")
 
-    bench = sub.add_parser("bench", help="quick benchmarks (benchmarks/*.py, about 30 s)")
+    bench = sub.add_parser("bench", help="quick benchmarks of the engine, VectorGameEnv, Gymnasium and PettingZoo "
+                           "layers (about 30 s)")
     bench.add_argument("--seconds", type=_seconds, default=30.0, help="total time budget (default 30)")
-    bench.add_argument("--dir", default=None, help="the benchmarks directory (default ./benchmarks or the source's)")
+    bench.add_argument("--dir", default=None, help="run the scripts engine.py, vector.py, gym.py and aec.py of this "
+                       "folder instead (e.g. a source tree's benchmarks/: their longer forms)")
 
     check = sub.add_parser("check", help="run the PettingZoo / Gymnasium / SB3 checkers")
     check.add_argument("--players", type=_player_counts, default=[2, 4],

@@ -362,3 +362,16 @@ def test_text_maps_mark_every_player_and_print_a_legend():
     cities = {c[0] for row in first_map for c in row.split(" ") if len(c) > 1 and c[1].isdigit()}
     units = {row[k + 3] for row in first_map for k in range(0, len(row), 5) if row[k + 2:k + 3].strip()}
     assert cities == units == set("ABCD"), first_map
+
+
+# ---------------------------------------------------------------------------- bench from an installed package
+def test_bench_runs_from_an_installed_package(installed_package):
+    # An install has no benchmarks/ folder: bench runs the parts shipped in polyenv/_bench.
+    site, workdir = installed_package
+    env = dict(os.environ, PYTHONPATH=str(site))
+    r = subprocess.run([sys.executable, "-m", "polyenv.cli", "bench", "--seconds", "6"], capture_output=True,
+                       text=True, env=env, cwd=workdir, timeout=240)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    table = r.stdout[r.stdout.index("benchmark  status"):].splitlines()[2:]
+    assert [row.split()[:2] for row in table] == [["engine", "ok"], ["vector", "ok"], ["gym", "ok"], ["aec", "ok"]]
+    assert "act/s" in table[0] and "env-steps/s" in table[1] and "overhead" in table[2] and "AEC overhead" in table[3]
