@@ -127,7 +127,7 @@ void init_mcts_pool(py::module_& m) {
   py::register_exception<PendingLeaves>(m, "PendingLeavesError", PyExc_RuntimeError);
   py::register_exception<ActionOverflow>(m, "ActionOverflowError", PyExc_RuntimeError);
 
-  py::class_<MctsPool>(m, "MctsPool", "Native batched PUCT search pool (use polyenv.MctsPool)")
+  py::class_<MctsPool>(m, "MctsPool", "Native batched PUCT or Gumbel search pool (use polyenv.MctsPool)")
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
                        bool full_obs, int num_threads, int max_actions, bool require_all, bool auto_reset,
                        double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
