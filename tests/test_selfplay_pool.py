@@ -8,6 +8,7 @@ import pytest
 import polyenv
 from polyenv import Bardur, GameEnv, Imperius, Oumaji, SelfPlayPool, StaleStateError, XinXi
 from polyenv.selfplay import BeliefsMissingError, PendingLeavesError
+from polyenv.selfplay.beliefs import empty_world_completion
 from polyenv.vector import allocate
 
 from selfplay_helpers import mirror, root_truth, search, truth_beliefs
@@ -256,6 +257,54 @@ def test_legacy_root_form_and_into_calls_match_allocating_calls():
     pool.abort_search()
     pool.step_into_checked(actions, buffers["state_id"], buffers)
     assert buffers["action_valid"].all()
+
+
+def test_step_into_matches_step_and_rejects_atomically():
+    """step_into (synchronous legacy loops, seed 002): step's semantics on the *_into protocol,
+    history fields included; bad input raises and changes no game, tree, belief root or buffer."""
+    a = SelfPlayPool(3, seed=8, map_size=8, players=FOUR, num_threads=2, max_actions=256, visible_action_history=8)
+    b = SelfPlayPool(3, seed=8, map_size=8, players=FOUR, num_threads=2, max_actions=256, visible_action_history=8)
+    ra = a.reset(seed=8)
+    buffers = allocate(b.belief_batch_spec())
+    b.reset_into(buffers, seed=8)
+    rng = np.random.default_rng(8)
+    for move in range(30):
+        rows = (rng.random(3) * ra["legal_action_count"]).astype(int)
+        actions = ra["action_id"][np.arange(3), rows].astype(np.int32)
+        if move % 7 == 3:
+            actions[move % 3] = -1  # illegal: action_valid 0, that game unchanged
+        ra = a.step(actions)
+        if move % 2:
+            b.step_into(actions, buffers)
+        else:  # the actions may view the output buffers (copied before the batch is written)
+            buffers["action_id"][:, 0] = actions
+            b.step_into(buffers["action_id"][:, 0], buffers)
+        for key in ra:
+            if key not in ("state_id", "episode_id"):
+                assert np.array_equal(ra[key], buffers[key]), (move, key)
+        assert (ra["action_valid"] == 0).any() == (move % 7 == 3)
+    assert ra["visible_action_history_length"].sum() > 0
+    digest = b._native._belief_digest()
+    before = {k: v.copy() for k, v in buffers.items()}
+    actions = buffers["action_id"][:, 0].copy()
+    bad = allocate(b.belief_batch_spec())
+    bad["visible_action_history"] = np.zeros((3, 8, 11), np.int32)
+    for call in (lambda: b.step_into(actions.astype(np.int64), buffers), lambda: b.step_into(actions[:2], buffers),
+                 lambda: b.step_into(actions, bad), lambda: b.step_into(actions, {})):
+        with pytest.raises(ValueError):
+            call()
+        assert b._native._belief_digest() == digest
+        for key, value in before.items():
+            assert np.array_equal(buffers[key], value), key
+    b.submit_beliefs(buffers["state_id"], empty_world_completion(
+        b.all_player_belief_requests()["map_tokens"][:, :, None], request=b.belief_requests()))
+    b.select_leaves()
+    digest = b._native._belief_digest()
+    with pytest.raises(PendingLeavesError):
+        b.step_into(actions, buffers)
+    assert b._native._belief_digest() == digest
+    for key, value in before.items():
+        assert np.array_equal(buffers[key], value), key
 
 
 def test_constructor_arguments():
