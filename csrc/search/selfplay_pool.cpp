@@ -308,6 +308,43 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
   for (int env = 0; env < B; ++env) belief_state_id_[size_t(env)] = live_state_id(env);
 }
 
+int SelfPlayPool::fit_beliefs(const uint64_t* state_ids, int32_t* tokens, Layout layout, int particles) {
+  std::lock_guard<std::recursive_mutex> guard(lock());
+  check_open();
+  const int B = num_envs(), P = num_players();
+  const int K = layout == Layout::kParticles ? particles : 1;
+  for (int env = 0; env < B; ++env) {
+    if (state_ids[env] != live_state_id(env)) {
+      throw StaleState("state id " + std::to_string(state_ids[env]) + " of env " + std::to_string(env) +
+                       " is stale: the live state id is " + std::to_string(live_state_id(env)) +
+                       "; no belief was changed");
+    }
+  }
+  const size_t per_particle = size_t(dims().tiles) * kMapTokenFeatures;
+  const size_t per_env = per_particle * size_t(layout == Layout::kRoot ? 1 : P) * size_t(K);
+  std::vector<int> unfitted(size_t(B), 0);
+  workers().run(B, [&](int begin, int end) {
+    std::vector<int32_t> live_ids(static_cast<size_t>(action_space_size()));
+    PlayerKnowledge know;
+    BeliefFitScratch scratch;
+    for (int env = begin; env < end; ++env) {
+      const GameState& live = live_state(env);
+      const int actor = live_observer(env);
+      if (live.game_over) continue;  // a finished game has no legal list to explain
+      const int n_live = legal_actions(live, live_ids.data(), int(live_ids.size()));
+      extract_knowledge(live, actor, know);
+      int32_t* own = tokens + per_env * size_t(env) + (layout == Layout::kRoot ? 0 : per_particle * size_t(K) * size_t(actor));
+      for (int k = 0; k < K; ++k) {
+        unfitted[size_t(env)] += !fit_to_legal_actions(know, own + per_particle * size_t(k), live_ids.data(), n_live,
+                                                       scratch).exact;
+      }
+    }
+  });
+  int total = 0;
+  for (int u : unfitted) total += u;
+  return total;
+}
+
 int SelfPlayPool::select_leaves(int capacity, const FieldView& out) {
   std::lock_guard<std::recursive_mutex> guard(lock());
   check_open();
