@@ -264,7 +264,7 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
         extract_knowledge(live, p, know);
         for (int k = 0; k < K && problem.empty(); ++k) {
           const int32_t* particle = base + per_particle * (size_t(q) * size_t(K) + size_t(k));
-          const std::string where = "env " + std::to_string(env) + ", player " + std::to_string(p) +
+          const std::string where = "the game of env_id " + std::to_string(env) + ", player " + std::to_string(p) +
                                     (K > 1 ? ", particle " + std::to_string(k) : std::string()) + ": ";
           problem = check_visible_rows(obs.data(), particle, T);
           if (problem.empty()) {
@@ -279,9 +279,15 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
                 while (j < n_live && j < n_world && live_ids[size_t(j)] == world_ids[size_t(j)]) ++j;
                 const bool extra = j < n_world && (j >= n_live || world_ids[size_t(j)] < live_ids[size_t(j)]);
                 const int32_t id = extra ? world_ids[size_t(j)] : live_ids[size_t(j)];
+                // Described in the world where it is legal: the live one only for an action of the
+                // actor's own (observed) list.
                 problem = "the hypothesis changes the actor's legal root action set (" + std::to_string(n_world) +
-                          " legal actions vs " + std::to_string(n_live) + " live; action " + std::to_string(id) +
-                          (extra ? " is legal only in the hypothesis)" : " is legal only in the live game)");
+                          " legal actions vs " + std::to_string(n_live) + " live): action " + std::to_string(id) +
+                          " (" + describe_action(extra ? target : live, id) + ")" +
+                          (extra ? " is legal only in the hypothesis" : " is legal only in the live game") +
+                          ". The actor's legal actions are part of its observation and each of its particles "
+                          "must reproduce them; SelfPlayPool.fit_beliefs adds what they prove to the hidden rows "
+                          "(units whose zone of control ends a move, own territory or buildings on hidden tiles)";
               }
             }
             if (p == actor && k == root_k) seeds_[size_t(env)] = seed;
@@ -296,7 +302,8 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
   });
   for (int env = 0; env < B; ++env) {
     if (!problems_[size_t(env)].empty()) {
-      throw InvalidArgument("malformed belief (" + problems_[size_t(env)] + "); the whole submission was rejected");
+      throw InvalidArgument("malformed belief for " + problems_[size_t(env)] +
+                            "; the whole submission was rejected and nothing changed");
     }
   }
   if (keep_worlds) std::swap(worlds_, worlds_next_);
