@@ -1,7 +1,9 @@
 """The hidden observation columns, tested from Python (they were only checked
 by the C++ self-tests, which ``pytest`` does not run): an opponent's city
 population and production, its units' kills and home city read -1; crops, ore
-and whales read -1 until the observer has Organization, Climbing and Fishing."""
+and whales read -1 until the observer has Organization, Climbing and Fishing, or a
+tech with a legal action on them (Farming, Mining, Whaling): whenever a legal action
+of the observer depends on a resource, the observation shows it."""
 import pytest
 
 import polyenv

@@ -262,6 +262,8 @@ BeliefFit fit_to_legal_actions(const PlayerKnowledge& k, int32_t* tokens, const 
   const size_t size = size_t(f.tiles) * F;
   Score current = f.score(tokens, nullptr);
   if (!current.built) return fit;
+  fit.exact = current.total() == 0;
+  if (fit.exact) return fit;  // the common case: one build, nothing to add
   const std::vector<int32_t> original(tokens, tokens + size);
   std::vector<int32_t> ids, missing;
   // Greedy: the candidate leaving the fewest differences, never one that loses a shared action.
