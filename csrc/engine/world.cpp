@@ -234,8 +234,10 @@ int forced_meeting_draw(const GameState& s, int player, int other, uint32_t cand
   return drawn;
 }
 
-// §6: the first time a tribe sees another tribe, it gets one random tech that
-// tribe has and it lacks (no score).
+// §6: the first time a tribe sees another tribe, it draws one random tech that tribe has and it
+// lacks, and gets it (no score) when it can learn it (§4: its parent known). Tribes' meetTribe
+// draws from the same candidates and researches through TechnologyTree.doResearch, which refuses
+// a tech that is not researchable: a drawn tech without its parent gives nothing.
 void meet(GameState& s, int player, int other) {
   if (player == other || other < 0) return;
   Player& p = s.players[player];
@@ -250,7 +252,7 @@ void meet(GameState& s, int player, int other) {
     if (((candidates >> tech) & 1u) && pick-- == 0) break;
   }
   tech = forced_meeting_draw(s, player, other, candidates, tech);
-  grant_tech(s, player, tech, false);
+  if (p.can_learn(tech)) grant_tech(s, player, tech, false);
 }
 
 // The set bits of a word that holds a few (a row's newly explored tiles): one step per bit. The
