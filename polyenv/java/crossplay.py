@@ -37,8 +37,8 @@ from .. import bots as _bots
 from . import canon, levels
 from .lockstep import LockstepGame
 
-__all__ = ["JAVA_AGENTS", "JavaAgent", "parse_java_agent", "is_java_spec", "PolyenvSeat", "TimedMcts",
-           "GameRecord", "play_game", "CrossplaySession"]
+__all__ = ["JAVA_AGENTS", "JavaAgent", "parse_java_agent", "is_java_spec", "parse_timed_mcts", "fog_view",
+           "PolyenvSeat", "TimedMcts", "GameRecord", "play_game", "CrossplaySession"]
 
 #: The Tribes agents (Tribes' Run.PlayerType names; PMCTS is its portfolio MCTS, "pMCTS" in play.json).
 JAVA_AGENTS = ("Random", "SimpleAgent", "OSLA", "MC", "MCTS", "RHEA", "OEP", "EMCTS", "PMCTS")
@@ -100,21 +100,23 @@ def parse_java_agent(spec: str) -> JavaAgent:
 class TimedMcts:
     """polyenv's native MCTS with a time budget: each decision runs as many simulations as the thread CPU
     time per simulation measured so far says fit in ``ms`` milliseconds (the native search takes a count,
-    not a deadline). The first decision runs the default count."""
+    not a deadline). The measure is the whole decision's time (``spent``: the caller's, including its own
+    preparation), so the mean decision lands on the budget. The first decision runs the default count."""
 
     def __init__(self, ms: float):
         self.ms = float(ms)
         self.per_simulation = None      # measured ms per simulation (a running mean weighted towards now)
 
-    def choose(self, env, seed=None) -> tuple[int, float]:
-        sims = _bots.DEFAULT_MCTS_SIMULATIONS if self.per_simulation is None else \
-            int(np.clip(round(self.ms / self.per_simulation), 1, 10_000_000))
-        t0 = time.thread_time()
-        action = _bots.choose(env, f"mcts:{sims}", seed=seed)
-        spent = 1000 * (time.thread_time() - t0)
-        per = max(spent, 1e-3) / sims
+    def simulations(self) -> int:
+        """The count of the next decision."""
+        if self.per_simulation is None:
+            return _bots.DEFAULT_MCTS_SIMULATIONS
+        return int(np.clip(round(self.ms / self.per_simulation), 1, 10_000_000))
+
+    def spent(self, simulations: int, ms: float) -> None:
+        """Records that a decision of ``simulations`` took ``ms`` thread CPU milliseconds."""
+        per = max(ms, 1e-3) / simulations
         self.per_simulation = per if self.per_simulation is None else 0.7 * self.per_simulation + 0.3 * per
-        return action, spent
 
 
 def parse_timed_mcts(spec: str) -> float | None:
@@ -175,14 +177,15 @@ class PolyenvSeat:
             return int(legal[self.rng.randrange(len(legal))]), 1000 * (time.thread_time() - t0)
         view = fog_view(env, me) if not env.full_observability else env
         seed = self.rng.getrandbits(63)
-        if self.timed is not None:
-            action, _ = self.timed.choose(view, seed)
-        else:
-            action = _bots.choose(view, self.spec, seed=seed)
+        sims = self.timed.simulations() if self.timed is not None else None
+        action = _bots.choose(view, self.spec if sims is None else f"mcts:{sims}", seed=seed)
         if view is not env and not env.is_legal(action):
             self.fallbacks += 1
             action = int(legal[self.rng.randrange(len(legal))])
-        return int(action), 1000 * (time.thread_time() - t0)
+        ms = 1000 * (time.thread_time() - t0)
+        if sims is not None:
+            self.timed.spent(sims, ms)
+        return int(action), ms
 
 
 # ---------------------------------------------------------------------------- one game
