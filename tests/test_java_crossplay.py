@@ -147,7 +147,7 @@ def test_impose_sets_only_valid_fields():
     g = GameEnv(seed=1, full_observability=False)
     before = g.to_bytes()
     for bad in (("score", 5, 1), ("worth", 0, 1), ("nope", 0, 1), ("allegiance", 0, 1), ("met", 0, 1),
-                ("techs", 0, 1 << 30)):
+                ("techs", 0, 1 << 30), ("home_city", 0, -1), ("home_city", g.player(0)["capital"], 0)):
         with pytest.raises(ValueError):
             g._game._test_impose(*bad)
     assert g.to_bytes() == before                           # a rejected call changes nothing
@@ -157,6 +157,18 @@ def test_impose_sets_only_valid_fields():
     g._game._test_impose("allegiance", 1, -3)               # players 0 and 1, both directions
     assert g.player(1)["score"] == 77 and g.player(0)["techs"] == ["climbing", "hunting"]
     assert g.player(0)["met"] == [1] and g.player(1)["allegiance"][0] == -3 == g.player(0)["allegiance"][1]
+    capital, other = g.player(0)["capital"], g.player(1)["capital"]
+    production = g.city_at(capital)["production"]
+    g._game._test_impose("production", capital, production + 2)  # through the Workshop count
+    assert g.city_at(capital)["production"] == production + 2
+    with pytest.raises(ValueError):
+        g._game._test_impose("production", capital, 0)       # below what the city makes without bonuses
+    with pytest.raises(ValueError):
+        g._game._test_impose("home_city", capital, other)    # another tribe's city
+    g._game._test_impose("home_city", capital, -1)           # the capital's warrior becomes a tribe-level unit
+    assert g.unit_at(capital)["home_city"] == -1 and g.city_at(capital)["supported"] == 0
+    g._game._test_impose("population", capital, 2)           # grows the engine's own way: a level-up is due
+    assert g.pending_level_up is not None and g.pending_level_up[0] == capital
     g.check_invariants()
 
 

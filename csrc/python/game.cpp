@@ -516,6 +516,9 @@ void init_game(py::module_& m) {
             throw py::value_error("home city must be a city's tile or -1");
           }
           Unit& u = s.units[s.tiles[index].unit];
+          if (value >= 0 && s.cities[s.tiles[value].city].owner != u.owner) {
+            throw py::value_error("home city must belong to the unit's tribe");
+          }
           if (u.home_city >= 0) s.cities[u.home_city].supported--;
           u.home_city = int16_t(value < 0 ? -1 : s.tiles[value].city);
           if (u.home_city >= 0) s.cities[u.home_city].supported++;
