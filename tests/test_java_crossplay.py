@@ -184,6 +184,9 @@ def test_one_sided_meeting_is_classified_only_in_its_exact_case():
     assert cat("player[0].met", (), (1,)) == known.JAVA_ONE_SIDED_MEETING
     assert cat("player[0].techs", ("climbing",), ("climbing", "organization")) == known.JAVA_ONE_SIDED_MEETING
     assert cat("player[0].techs", ("climbing",), ("climbing", "fishing")).startswith("unexplained")  # 1 lacks it
+    after = {"fog": True, "active": 1, "tribes": [tribe([], 0b1), tribe([0, 2], 0b1010)]}
+    assert known.classify({"field": "player[0].techs", "java": ("climbing",), "polyenv": ("climbing", "fishing")},
+                          before, move, False, after) == known.JAVA_ONE_SIDED_MEETING  # 1 drew fishing by this move
     assert cat("player[1].met", (0,), (0,)).startswith("unexplained")          # the acting tribe
     assert cat("player[0].techs", ("climbing",), ("climbing", "organization"),
                dict(before, fog=False)).startswith("unexplained")               # no meetings without fog

@@ -123,13 +123,14 @@ def _eliminated_ranked_first(d: dict, before: dict, act: tuple) -> bool:
         and tribes[pw]["score"] >= max(t["score"] for t in surviving)
 
 
-def _one_sided_meeting(d: dict, before: dict) -> bool:
+def _one_sided_meeting(d: dict, before: dict, after: dict | None) -> bool:
     """Tribes' Tribe.clearView means a tribe whose unit comes into another tribe's view to be met by it too
     ("other tribe meets this tribe if moving into visible area"), but calls meetTribe on the moving tribe
     itself with its own id, which does nothing: only the moving tribe meets. polyenv's other tribe meets it
     (RULES §6: the first time a tribe sees another tribe's unit or city) and draws a tech from it. The rule
     matches only a tribe q other than the acting tribe A that had not met A: its met list gaining exactly A,
-    or its techs gaining exactly one tech that A has."""
+    or its techs gaining exactly one tech that A has (before the action, or after it in Java: A may itself
+    have drawn it from a third tribe met by the same move)."""
     field = d["field"]
     if not field.startswith("player[") or not before.get("fog"):
         return False
@@ -141,7 +142,10 @@ def _one_sided_meeting(d: dict, before: dict) -> bool:
         return pv == jv | {mover} and mover not in jv
     if field.endswith(".techs"):
         extra = pv - jv
-        return jv < pv and len(extra) == 1 and (before["tribes"][mover]["techs"] >> TECHS.index(extra.pop())) & 1 == 1
+        if not (jv < pv and len(extra) == 1):
+            return False
+        techs = before["tribes"][mover]["techs"] | (after["tribes"][mover]["techs"] if after else 0)
+        return (techs >> TECHS.index(extra.pop())) & 1 == 1
     return False
 
 
@@ -162,15 +166,16 @@ def _self_allegiance_knock_on(d: dict, before: dict) -> bool:
     return bool(pairs) and all(p in selfish or q in selfish for q in pairs)
 
 
-def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool) -> str:
-    """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``."""
+def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool, after: dict | None = None) -> str:
+    """Category of difference ``d`` (field, java, polyenv) caused by action ``act`` played on Java state ``before``
+    (``after``: Java's state after it, when known)."""
     field = d["field"]
     if field == "legal_actions" and true_moves_match:
         return JAVA_PATHFINDER
     if act is None:
         return "unexplained: initial state"
     kind, src, tgt = act[0], act[1], act[2]
-    if _one_sided_meeting(d, before):
+    if _one_sided_meeting(d, before, after):
         return JAVA_ONE_SIDED_MEETING
     if _eliminated_ranked_first(d, before, act):
         return DELIBERATE_ELIMINATED_RANK

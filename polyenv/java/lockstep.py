@@ -144,14 +144,15 @@ class LockstepGame:
                 break
             if self.over and self.env.game_over:
                 first = {"field": diffs[0][0], "java": diffs[0][1], "polyenv": diffs[0][2]}
-                if known.classify(first, self.before, self.last, False) == known.DELIBERATE_ELIMINATED_RANK:
+                if known.classify(first, self.before, self.last, False, self.j) == known.DELIBERATE_ELIMINATED_RANK:
                     self.resynced[known.DELIBERATE_ELIMINATED_RANK] += 1  # the game is over in both: nothing follows
                     self.jacts = self.pacts = {}
                     self.legal = []
                     return None
             imposed = set()
             for field, jv, pv in diffs:
-                cat = known.classify({"field": field, "java": jv, "polyenv": pv}, self.before, self.last, False)
+                cat = known.classify({"field": field, "java": jv, "polyenv": pv}, self.before, self.last, False,
+                                     self.j)
                 kind = field.rpartition(".")[2]
                 if kind not in RESYNCED_FIELDS.get(cat, ()) or not self._impose(field, jv):
                     return self._difference(field, jv, pv, "state", cat)
@@ -167,7 +168,7 @@ class LockstepGame:
             only_j = sorted(map(repr, self.jacts.keys() - self.pacts.keys()))
             only_p = sorted(map(repr, self.pacts.keys() - self.jacts.keys()))
             d = {"field": "legal_actions", "java": only_j[:5], "polyenv": only_p[:5]}
-            cat = known.classify(d, self.before, self.last, true_moves and self._true_moves_match())
+            cat = known.classify(d, self.before, self.last, true_moves and self._true_moves_match(), self.j)
             if cat != known.JAVA_PATHFINDER:
                 return self._difference("legal_actions", only_j[:5], only_p[:5], "legal", cat)
             self.resynced[cat] += 1                      # go on with the moves both engines allow

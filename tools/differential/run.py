@@ -27,7 +27,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tools.differential; polyenv: built in place or installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: polyenv built in place, or installed
 
 from polyenv.java import levels  # noqa: E402
 from polyenv.java.build import build  # noqa: E402
