@@ -7,7 +7,8 @@ It loads the level in a polyenv GameEnv (same seed, hence the same draws as the 
 records none: "draws" false),
 reports states and actions in the driver's JSON format, and plays agents: "Random" (uniform) and
 "SimpleAgent" (polyenv's greedy bot). ``--diverge-at K`` adds a star to tribe 0 after the K-th step, so the
-comparison must stop the game there.
+comparison must stop the game there; ``--refuse N`` answers the first N ``act`` commands with a refused
+action (index -1), as the driver does when a Tribes agent chooses an action the state does not allow.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def report(env: GameEnv, fog: bool) -> dict:
 def main() -> None:
     fog = "--fog" in sys.argv
     diverge = int(sys.argv[sys.argv.index("--diverge-at") + 1]) if "--diverge-at" in sys.argv else -1
+    refuse = int(sys.argv[sys.argv.index("--refuse") + 1]) if "--refuse" in sys.argv else 0
     env, agents, steps = None, {}, 0
     assert BUILDINGS  # the driver's names are polyenv's upper-cased
     for line in sys.stdin:
@@ -113,6 +115,9 @@ def main() -> None:
                     raise ValueError(f"unknown Tribes agent {words[3]}")
                 agents[int(words[1])] = words[3]
                 reply = {"agent": words[3], "settings": {}}
+            elif words[0] == "act" and refuse > 0:
+                refuse -= 1
+                reply = {"index": -1, "cpu_ms": 0.5, "refused": "[\"CAPTURE\",71,-1,-1,0]"}
             elif words[0] == "act":
                 t0 = time.thread_time()
                 acts = sorted(canon.polyenv_actions(env).items())

@@ -63,6 +63,20 @@ def test_a_divergence_stops_the_game_with_a_report():
     assert d["category"].startswith("unexplained") and len(d["actions"]) == 5 and d["csv"] == csv
 
 
+def test_a_refused_java_choice_changes_nothing_and_the_agent_is_asked_again():
+    # Tribes' Game applies an action its state does not allow as nothing and asks the agent again.
+    for refused, finished in ((3, True), (crossplay.MAX_REFUSED + 1, False)):
+        with session(False, "--refuse", str(refused)) as s:
+            csv, path = s.level(3, 2, (2, 1), 8)
+            seats = [crossplay.JavaAgent("SimpleAgent", (), "java:SimpleAgent"), crossplay.PolyenvSeat("greedy")]
+            rec = crossplay.play_game(s.driver, seats, csv, path, 3, False)
+        assert (rec.difference is None) == finished
+        if finished:
+            assert rec.decisions[0] > rec.actions - rec.decisions[1]      # the refused choices were timed too
+        else:
+            assert rec.actions == 0 and "in a row" in rec.difference["category"]
+
+
 def test_driver_errors_are_reported(tmp_path):
     path = tmp_path / "level.csv"
     path.write_text(levels.generated_csv(1, 2, tribes=(2, 1), map_size=8))

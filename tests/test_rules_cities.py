@@ -3,7 +3,7 @@ population floor), §9 (gathering, buildings) and the §11 unit actions Recover
 and Disband, with the "Further checked figures" of §14."""
 import pytest
 
-from polyenv import Imperius, Luxidoor
+from polyenv import Bardur, GameEnv, Imperius, Luxidoor
 
 from conftest import act, aid, area, at, duel, end_round, end_turn, ensure_tech, hp, is_legal, move
 
@@ -703,3 +703,46 @@ def test_disband_knight():
     assert env.unit_at(t) is None
     assert env.stars(0) == stars + 4
     assert score(env) == s - 40
+
+
+def test_unit_pushed_onto_land_reveals_as_a_move_ends_under_fog():
+    # RULES §6 Vision: "Unit ends a move | 1" (fog mode; +5 score per newly revealed tile). Tribes pushes a
+    # unit onto land with Board.moveUnit, which clears view as a move does. §8.5: the Warrior in the city
+    # goes to (5,6), the first offset (0,+1), and reveals the column y = 7 next to it.
+    env = GameEnv.blank(11, (Bardur, Imperius), revealed=False)
+    c = at(env, 5, 5)
+    env.place_city(1, at(env, 10, 10), capital=True)
+    env.place_city(0, c, level=4, population=4, capital=True)
+    env.reveal(0, area(env, c, 1) | {at(env, 5, 4)})
+    env.set_resource(at(env, 5, 4), "fruit")
+    ensure_tech(env, 0, "organization")
+    env.set_stars(0, 10)
+    env.place_unit(0, "warrior", c)
+    gather_to_level_up(env)
+    s = score(env)
+    act(env, "level_up", arg="super_unit")
+    revealed = {at(env, x, 7) for x in (4, 5, 6)}
+    assert env.unit_at(at(env, 5, 6))["type"] == "warrior"
+    assert all(env.tile(t)["explored"][0] for t in revealed)
+    assert score(env) == s + 25 + 5 * len(revealed)  # the level-5 reward and the revealed tiles
+
+
+def test_unit_pushed_onto_its_port_reveals_nothing_under_fog():
+    # RULES §6 and §8.5: a unit that embarks on its port when pushed is replaced by a Boat (Tribes'
+    # Board.embark), which clears no view.
+    env = GameEnv.blank(11, (Bardur, Imperius), revealed=False)
+    c = at(env, 5, 5)
+    env.place_city(1, at(env, 10, 10), capital=True)
+    env.place_city(0, c, level=4, population=4, capital=True)
+    env.reveal(0, area(env, c, 1) | {at(env, 5, 4)})
+    env.set_resource(at(env, 5, 4), "fruit")
+    port = at(env, 5, 6)
+    env.set_terrain(port, "shallow_water")
+    env.set_building(port, "port")
+    ensure_tech(env, 0, "organization")
+    env.set_stars(0, 10)
+    env.place_unit(0, "warrior", c)
+    gather_to_level_up(env)
+    act(env, "level_up", arg="super_unit")
+    assert env.unit_at(port)["type"] == "boat"
+    assert not any(env.tile(at(env, x, 7))["explored"][0] for x in (4, 5, 6))

@@ -6,6 +6,8 @@ away from both territories, with player 0 attacking player 1.
 """
 import pytest
 
+from polyenv import Bardur, GameEnv, Imperius
+
 from conftest import act, at, attack, duel, end_turn, ensure_tech, hp, is_legal, move, move_targets
 
 
@@ -584,3 +586,25 @@ def test_knight_killing_by_retaliation_is_set_attacked():
     assert env.unit_at(k)["kills"] == 1 and env.unit_at(k)["status"] == "attacked"
     end_turn(env)
     assert env.unit_at(k)["status"] == "fresh"
+
+
+@pytest.mark.parametrize("onto_port", [False, True])
+def test_melee_advance_reveals_unless_it_embarks_under_fog(onto_port):
+    # RULES §6 Vision: "Unit ends a move | 1" (fog mode). Tribes' advance after a kill is Board.tryPush:
+    # onto land it moves the unit with moveUnit, which clears view; onto its own port (§8.5) it embarks
+    # (Board.embark), which clears nothing. Warrior vs Warrior at 3/10: dealt 7, a kill (as above).
+    env = GameEnv.blank(8, (Bardur, Imperius), revealed=False)
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    env.place_city(0, T(0, 0), capital=True)
+    env.place_city(1, T(7, 7), capital=True)
+    env.place_city(0, T(2, 3))                       # its territory holds (3,4): the port is player 0's
+    env.reveal(0, [T(x, y) for x in range(8) for y in range(5)])
+    if onto_port:
+        env.set_terrain(T(3, 4), "shallow_water")
+        env.set_building(T(3, 4), "port")
+    env.place_unit(0, "warrior", T(3, 3))
+    env.place_unit(1, "boat" if onto_port else "warrior", T(3, 4), hp=3)
+    attack(env, T(3, 3), T(3, 4))
+    assert env.unit_at(T(3, 4))["owner"] == 0
+    assert env.unit_at(T(3, 4))["type"] == ("boat" if onto_port else "warrior")
+    assert all(env.tile(T(x, 5))["explored"][0] != onto_port for x in (2, 3, 4))

@@ -65,9 +65,13 @@ void resolve_attack(GameState& s, int slot, int target_tile) {
     if (p.kills >= kGateKills) make_monument_available(s, attacker_owner, kGateOfPower);
     kill_unit(s, target);
     if (kUnits[a.type].melee && push_target_usable(s, attacker_owner, target_tile)) {
-      place_unit_on(s, slot, target_tile);  // keeps the attack status unless it embarks
-      reveal_area(s, attacker_owner, target_tile, s.tiles[target_tile].terrain == kMountain ? 2 : 1);
-      unit_seen(s, attacker_owner, target_tile);
+      const int land_type = a.type;
+      // keeps the attack status unless it embarks; §6: the advance reveals as a move ends (Tribes'
+      // Board.tryPush -> moveUnit), but not when it embarks on a port (Board.embark)
+      if (s.units[place_unit_on(s, slot, target_tile)].type == land_type) {
+        reveal_area(s, attacker_owner, target_tile, s.tiles[target_tile].terrain == kMountain ? 2 : 1);
+        unit_seen(s, attacker_owner, target_tile);
+      }
     }
     return;
   }

@@ -99,7 +99,14 @@ void push_unit_away(GameState& s, int tile) {
     const int before_type = s.units[slot].type;
     slot = place_unit_on(s, slot, target);
     // An embarked unit is a new Boat, FINISHED (Tribes marks the replaced land unit PUSHED).
-    if (s.units[slot].type == before_type) s.units[slot].status = kPushed;
+    if (s.units[slot].type != before_type) return;
+    s.units[slot].status = kPushed;
+    // §6: Tribes pushes a unit onto land with Board.moveUnit, which reveals as the end of a move does; a
+    // unit that embarks on its port (Board.embark) and a boat (never moved by Tribes) reveal nothing.
+    if (!naval) {
+      reveal_area(s, owner, target, vision_radius(s, s.units[slot]));
+      unit_seen(s, owner, target);
+    }
     return;
   }
   kill_unit(s, slot);

@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import bots as _bots
 from . import canon, levels
+from .driver import DriverError
 from .lockstep import LockstepGame
 
 __all__ = ["JAVA_AGENTS", "JavaAgent", "parse_java_agent", "is_java_spec", "parse_timed_mcts", "fog_view",
@@ -206,6 +207,7 @@ class GameRecord:
 
 
 MAX_ACTIONS_PER_TURN = 1000
+MAX_REFUSED = 50  # refused choices in a row before a Java agent's game is stopped
 
 
 def play_game(driver, seats: list, csv: str, path: str, seed: int, fog: bool, mode: str = "capitals") -> GameRecord:
@@ -222,10 +224,17 @@ def play_game(driver, seats: list, csv: str, path: str, seed: int, fog: bool, mo
     fallbacks0 = sum(s.fallbacks for s in seats if isinstance(s, PolyenvSeat))
     in_turn, turn_key = 0, None
 
+    refused = 0
+
+    def stop(field, category, value=None):
+        return {"field": field, "java": value, "polyenv": value, "kind": "player", "category": category,
+                "seed": seed, "fog": fog, "mode": mode, "actions": list(game.moves), "level": "generated"}
+
     def record(winner, difference=None):
         fb = sum(s.fallbacks for s in seats if isinstance(s, PolyenvSeat)) - fallbacks0
         if difference is not None:
             difference["csv"] = csv
+            difference.setdefault("level", "generated")
         return GameRecord(winner, decisions, cpu, len(game.moves), difference, dict(game.resynced), agents, fb)
 
     while True:
@@ -239,23 +248,34 @@ def play_game(driver, seats: list, csv: str, path: str, seed: int, fog: bool, mo
         in_turn = in_turn + 1 if key == turn_key else 1
         turn_key = key
         if in_turn > MAX_ACTIONS_PER_TURN:
-            return record(None, {"field": "actions_per_turn", "java": None, "polyenv": None, "kind": "player",
-                                 "category": f"stopped: more than {MAX_ACTIONS_PER_TURN} actions in one turn",
-                                 "seed": seed, "fog": fog, "mode": mode, "actions": list(game.moves)})
+            return record(None, stop("actions_per_turn", f"stopped: more than {MAX_ACTIONS_PER_TURN} actions in one turn"))
         seat = seats[p]
         if isinstance(seat, JavaAgent):
-            r = driver.act()
-            act, ms = canon.java_action(game.j["actions"][r["index"]]), float(r["cpu_ms"])
+            try:
+                r = driver.act()
+            except DriverError as e:
+                return record(None, stop("java_agent", f"stopped: the Java agent failed ({e})".splitlines()[0]))
+            decisions[p] += 1
+            cpu[p] += float(r["cpu_ms"])
+            if r["index"] < 0:      # Tribes' Game applies a refused action as nothing and asks again
+                refused += 1
+                if refused > MAX_REFUSED:
+                    return record(None, stop("java_agent", f"stopped: the Java agent chose {MAX_REFUSED + 1} "
+                                                           f"actions in a row that the state does not allow"))
+                continue
+            refused = 0
+            act = canon.java_action(game.j["actions"][r["index"]])
+            ms = None
         else:
             aid, ms = seat.choose(game.env)
             act = next((a for a, i in game.pacts.items() if i == aid), None)
-        decisions[p] += 1
-        cpu[p] += ms
+        if ms is not None:
+            decisions[p] += 1
+            cpu[p] += ms
         if act not in game.legal:
             side = "Java" if isinstance(seat, JavaAgent) else "polyenv"
-            return record(None, {"field": "chosen_action", "java": repr(act), "polyenv": repr(act), "kind": "legal",
-                                 "category": f"stopped: the {side} player chose an action the other engine lacks",
-                                 "seed": seed, "fog": fog, "mode": mode, "actions": list(game.moves)})
+            return record(None, stop("chosen_action", f"stopped: the {side} player chose an action the other "
+                                                      f"engine lacks", repr(act)))
         game.play(act)
 
 

@@ -33,7 +33,9 @@ import java.util.*;
  *                           -> {"agent": NAME, "settings": {...}} (every setting in effect)
  *   act                   - the active tribe's agent chooses from its own copy of the state (GameState.copy(P),
  *                           as the framework's Game gives it) -> {"index": I, "cpu_ms": T}: I indexes the last
- *                           reported list, T is the thread CPU time of the decision
+ *                           reported list, T is the thread CPU time of the decision; I = -1 (and "refused": the
+ *                           action) when the agent chose an action the state does not allow, which Tribes' Game
+ *                           applies as nothing before it asks again
  *   warmup PATH N NAME [key=value ...]
  *                         - N decisions of that agent for every tribe of a throwaway game on level PATH (JIT
  *                           warm-up); the loaded game is kept -> {"cpu_ms": total}
@@ -144,13 +146,19 @@ public class DiffDriver {
         if (a == null) throw new IllegalStateException("tribe " + player + " has no agent");
         if (gs.isGameOver()) throw new IllegalStateException("the game is over");
         Object[] chosen = TribesAgents.act(a, gs.copy(player), budgets[player]);
-        int index = indexOf((Action) chosen[0]);
-        return "{\"index\":" + index + ",\"cpu_ms\":" + chosen[1] + "}";
+        Action action = (Action) chosen[0];
+        int index = find(action);
+        if (index >= 0) return "{\"index\":" + index + ",\"cpu_ms\":" + chosen[1] + "}";
+        // Tribes' Game applies an action the state does not allow as nothing (its command refuses it) and
+        // asks the agent again: so does the caller, told so here.
+        StringBuilder b = new StringBuilder();
+        if (action != null) describe(b, action);
+        return "{\"index\":-1,\"cpu_ms\":" + chosen[1] + ",\"refused\":" + quote(b.toString()) + "}";
     }
 
-    /** Index of the agent's action (an action of its copy) in the real game's list, matched by description. */
-    static int indexOf(Action chosen) {
-        if (chosen == null) throw new IllegalStateException("the agent returned no action");
+    /** Index of `chosen` (an action of a copy) in the real game's list, matched by description; -1 if absent. */
+    static int find(Action chosen) {
+        if (chosen == null) return -1;
         StringBuilder want = new StringBuilder();
         describe(want, chosen);
         for (int i = 0; i < acts.size(); i++) {
@@ -158,8 +166,9 @@ public class DiffDriver {
             describe(b, acts.get(i));
             if (b.toString().equals(want.toString())) return i;
         }
-        throw new IllegalStateException("the agent chose an action that is not legal: " + want);
+        return -1;
     }
+
 
     static String warmup(String[] p) throws ReflectiveOperationException {
         GameState saved = gs;
@@ -190,7 +199,8 @@ public class DiffDriver {
                 int player = gs.getActiveTribeID();
                 Object[] chosen = TribesAgents.act(mine[player], gs.copy(player), budget);
                 total += (Double) chosen[1];
-                stepQuietly(indexOf((Action) chosen[0]));
+                int index = find((Action) chosen[0]);
+                if (index >= 0) stepQuietly(index);  // a refused action changes nothing (see act)
                 acts = gs.isGameOver() ? new ArrayList<>() : gs.getAllAvailableActions();
             }
         } finally {
