@@ -1,0 +1,98 @@
+// az_bot.cpp — the "az" player (az_bot.hpp).
+#include "az_bot.hpp"
+
+#include <algorithm>
+
+#include "../encode/encode.hpp"
+
+namespace polyenv {
+
+namespace {
+
+// Grows v to at least n elements (never shrinks: no allocation once warm).
+template <class T>
+T* room(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+int enumerate(const GameState& s, AzBotScratch& sc) {
+  room(sc.ids, 1024);
+  int total = legal_actions(s, sc.ids.data(), int(sc.ids.size()), &sc.moves);
+  if (total > int(sc.ids.size())) {
+    sc.ids.resize(size_t(total) * 2);
+    total = legal_actions(s, sc.ids.data(), int(sc.ids.size()), &sc.moves);
+  }
+  return total;
+}
+
+// The lowest row with the highest logit.
+int best_row(const float* logits, int n) { return int(std::max_element(logits, logits + n) - logits); }
+
+// The payoff vector (global player order) of a leaf whose actor's network gave `values` by relative seat.
+void leaf_payoffs(const GameState& leaf, const float* values, int value_size, double* out) {
+  const int P = leaf.num_players, actor = leaf.current_player;
+  if (P == 2) {
+    out[actor] = values[0];
+    out[1 - actor] = -double(values[0]);
+    return;
+  }
+  for (int k = 0; k < P; ++k) out[(actor + k) % P] = k < value_size ? values[k] : 0.0;
+}
+
+}  // namespace
+
+int az_evaluate(const GameState& s, const AzNet& net, AzBotScratch& sc) {
+  const int observer = s.current_player;
+  const int n = enumerate(s, sc);
+  encode_map_tokens(s, observer, room(sc.tokens, size_t(s.num_tiles) * kMapTokenFeatures));
+  encode_state(s, observer, room(sc.state, kStateFeatures));
+  encode_listed_rows(s, observer, n, false, sc.ids.data(), room(sc.features, size_t(n) * kActionFeatures),
+                     room(sc.arg_mask, size_t(n) * kActionArgFeatures), room(sc.action_mask, size_t(n)));
+  net.forward(s.map_size, sc.tokens.data(), sc.state.data(), sc.features.data(), n, room(sc.logits, size_t(n)),
+              sc.values, sc.net);
+  return n;
+}
+
+int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc) {
+  const int n = az_evaluate(s, net, sc);
+  if (n == 1) return sc.ids[0];
+  if (simulations <= 1 || !s.full_observability) return sc.ids[size_t(best_row(sc.logits.data(), n))];
+
+  SearchConfig search;
+  search.num_players = s.num_players;
+  search.c_puct = kAzCPuct;
+  search.virtual_loss = 0;
+  search.max_nodes = 0;
+  search.max_bytes = 0;
+  const uint64_t seed = (uint64_t(rng.next()) << 32) | rng.next();
+  sc.tree.reset(s, seed, search);
+  double payoff[kMaxPlayers];
+  // The root's evaluation is the first of the budget.
+  if (sc.tree.descend(sc.path, sc.transient) != SearchTree::Descent::kLeaf) return sc.ids[0];
+  sc.tree.expand(sc.path.leaf, sc.ids.data(), n, sc.logits.data());
+  leaf_payoffs(s, sc.values, net.value_size(), payoff);
+  sc.tree.backup(sc.path, payoff);
+  for (int i = 1; i < simulations; ++i) {
+    const SearchTree::Descent r = sc.tree.descend(sc.path, sc.transient);
+    if (r == SearchTree::Descent::kTerminal) continue;  // backed up by the descent, no evaluation spent
+    if (r != SearchTree::Descent::kLeaf) break;
+    const GameState& leaf = sc.tree.leaf_state(sc.path, sc.transient);
+    const int k = az_evaluate(leaf, net, sc);
+    if (sc.path.leaf >= 0) sc.tree.expand(sc.path.leaf, sc.ids.data(), k, sc.logits.data());
+    leaf_payoffs(leaf, sc.values, net.value_size(), payoff);
+    sc.tree.backup(sc.path, payoff);
+  }
+  const SearchTree& t = sc.tree;
+  const int32_t first = t.first_edge(0), end = first + t.num_edges(0);
+  int32_t best = first;
+  for (int32_t e = first + 1; e < end; ++e) {
+    if (t.edge_visits(e) > t.edge_visits(best) ||
+        (t.edge_visits(e) == t.edge_visits(best) && t.edge_prior(e) > t.edge_prior(best))) {
+      best = e;
+    }
+  }
+  return t.edge_action(best);
+}
+
+}  // namespace polyenv

@@ -1,0 +1,52 @@
+// az_bot.hpp — the "az" player: the trained policy/value network (az_net.hpp),
+// alone or guiding a search.
+//
+// The network only ever reads the acting player's own observation (the encoder's
+// map tokens, state and action rows for that player, exactly as the pools' leaf
+// batches give them), so one network serves every seat and never sees a tile the
+// player has not explored.
+//
+// "az:1" plays the row with the highest logit (lowest row on ties). "az:N" (N > 1)
+// runs N network evaluations of PUCT search on a SearchTree rooted in the position:
+// priors softmax(logits), leaf values from the value head (two players: v for the
+// leaf's actor, -v for the other; more: the relative-seat values in global order),
+// finished games their terminal payoffs. It plays the most visited root action
+// (ties: the higher prior). With fog of war the tree would be rooted in the true
+// state and reveal what the player cannot see, so under fog the player uses the
+// policy alone, whatever N.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "az_net.hpp"
+#include "tree.hpp"
+
+namespace polyenv {
+
+// "az" plays this many network evaluations per decision.
+inline constexpr int kDefaultAzSimulations = 32;
+// The exploration constant of the az player's PUCT search.
+inline constexpr double kAzCPuct = 1.5;
+
+// Reused between decisions: no allocation per decision once warm.
+struct AzBotScratch {
+  AzScratch net;
+  SearchTree tree;
+  LeafPath path;
+  GameState transient;
+  MoveCache moves;
+  std::vector<int32_t> tokens, state, ids, features;
+  std::vector<uint8_t> arg_mask, action_mask;
+  std::vector<float> logits;
+  float values[kMaxPlayers] = {};
+};
+
+// Encodes `s` for its current player and runs the network: returns the number of
+// legal actions n, with their ids in sc.ids[0..n), logits in sc.logits[0..n) and the
+// values by relative seat in sc.values.
+int az_evaluate(const GameState& s, const AzNet& net, AzBotScratch& sc);
+
+// The action the az player chooses in `s` (not over) with `simulations` evaluations.
+int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc);
+
+}  // namespace polyenv
