@@ -515,13 +515,13 @@ def _names(text: str) -> list[str]:
 
 
 def _bot_list(text: str) -> list[str]:
-    from ._botspec import is_bot
+    from ._botspec import BOT_SYNTAX, is_bot
     from .bots import BOTS
     names = _names(text)
     for b in names:
         if not is_bot(b):
             raise argparse.ArgumentTypeError(f"unknown bot {b!r}; choose from {', '.join(BOTS)} "
-                                             "(or mcts:<simulations>)")
+                                             f"(or {BOT_SYNTAX})")
     return names
 
 
@@ -579,7 +579,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--map-size", type=_int_in(4, 40), default=None, help="board side 4..40 (default 11 for 2 "
                       "players, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
     play.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
-                      help="comma-separated bots (random, greedy, mcts, mcts:<simulations>), cycled over the players "
+                      help="comma-separated bots (random, greedy, mcts, mcts:<simulations>, az, az:<simulations>), cycled over the players "
                        "(default greedy,random)")
     play.add_argument("--tribes", type=_tribe_list, default=None,
                       help="comma-separated tribes (default Bardur,Imperius,Xin-xi,...)")

@@ -59,19 +59,23 @@ class _Player:
 
 
 def parse_player(spec: str) -> _Player:
-    """A player spec: an existing checkpoint path, or a bot name of :data:`polyenv.bots.BOTS`
-    optionally followed by ``:argument`` (``"mcts:200"``). ValueError otherwise."""
+    """A player spec: an existing checkpoint path (an ``.paz`` az weight file plays as ``"az@<file>"``),
+    or a bot name of :data:`polyenv.bots.BOTS` optionally followed by ``:argument`` (``"mcts:200"``,
+    ``"az:64@weights.paz"``). ValueError otherwise."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"player must be a non-empty string, got {spec!r}")
     spec = spec.strip()
+    if os.path.isfile(spec) and spec.endswith(".paz"):
+        return parse_player(f"az@{spec}")  # an az weight file: the az bot with those weights
     if os.path.isfile(spec):
         from .vector.pointer_net import load_checkpoint
         return _Player(spec, "checkpoint", model=load_checkpoint(spec))
-    name = spec.partition(":")[0]
+    name = spec.partition(":")[0].partition("@")[0]
     if name not in _bots.BOTS:
         raise ValueError(f"unknown player {spec!r}: not a file and not a bot ({', '.join(_bots.BOTS)})")
     if name == "random" and spec != "random":
         raise ValueError(f"the random bot takes no argument, got {spec!r}")
+    _bots.parse_bot(spec)  # the bot's own checks (a budget, an az weight file that loads)
     return _Player(spec, "bot", bot=name)
 
 
@@ -91,13 +95,14 @@ def _choose_rows(player: _Player, obs: dict, rng: np.random.Generator) -> np.nda
 # ---------------------------------------------------------------------------- playing
 def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | None, map_size: int,
                  threads: int | None, seed: int, max_actions: int, rng: np.random.Generator,
-                 max_turns: int | None = None) -> np.ndarray:
+                 max_turns: int | None = None, full_observability: bool = False) -> np.ndarray:
     """Plays one group of games (same native bot, same row seats) on one VectorGameEnv; the winning seat per game."""
     from .vector_env import VectorGameEnv
     n, P = seatings.shape
     row_seats = [s for s in range(P) if native is None or roster[seatings[0, s]] is not native]
     env = VectorGameEnv(n, seed=seed, map_size=map_size, players=TRIBE_ORDER[:P], num_threads=threads,
-                        max_actions=max_actions, max_turns=max_turns, auto_reset=False, opponent=None if native is None else native.spec,
+                        max_actions=max_actions, max_turns=max_turns, auto_reset=False, full_observability=full_observability,
+                        opponent=None if native is None else native.spec,
                         learner_seats=None if native is None else row_seats)
     with env:
         batch = env.reset(seed=seed)
@@ -123,11 +128,12 @@ def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | 
 
 
 def _play_single(seating: np.ndarray, roster: list[_Player], map_size: int, seed: int, max_actions: int,
-                 rng: np.random.Generator, max_turns: int | None = None) -> int:
+                 rng: np.random.Generator, max_turns: int | None = None, full_observability: bool = False) -> int:
     """One game on a GameEnv (several different native bots); the winning seat or -1."""
     from .game_env import GameEnv
     P = len(seating)
-    game = GameEnv(seed=seed, map_size=map_size, players=TRIBE_ORDER[:P], max_turns=max_turns)
+    game = GameEnv(seed=seed, map_size=map_size, players=TRIBE_ORDER[:P], max_turns=max_turns,
+                   full_observability=full_observability)
     while not game.game_over:
         player = roster[seating[game.current_player]]
         if player.native:
@@ -155,7 +161,7 @@ def _native_of(seating, roster) -> tuple[str, _Player | None]:
 
 
 def _play(seatings: np.ndarray, roster, map_size, threads, seed, max_actions, rng, progress=None,
-          max_turns=None) -> np.ndarray:
+          max_turns=None, full_observability=False) -> np.ndarray:
     """Winning seat (or -1) of every game; game g is seeded ``seed + g``-style per group."""
     winners = np.full(len(seatings), -1, np.int64)
     groups: dict = {}                                  # key -> (native player or None, game indices)
@@ -171,10 +177,11 @@ def _play(seatings: np.ndarray, roster, map_size, threads, seed, max_actions, rn
         games = np.array(games)
         if key[0] == "single":
             g = int(games[0])
-            winners[g] = _play_single(seatings[g], roster, map_size, seed + g, max_actions, rng, max_turns)
+            winners[g] = _play_single(seatings[g], roster, map_size, seed + g, max_actions, rng, max_turns,
+                                      full_observability)
         else:
             winners[games] = _play_vector(seatings[games], roster, native, map_size, threads,
-                                          seed + int(games[0]), max_actions, rng, max_turns)
+                                          seed + int(games[0]), max_actions, rng, max_turns, full_observability)
         if progress is not None:
             progress(len(games))
     return winners
@@ -308,7 +315,7 @@ class _Ratings:
 def tournament(players: Sequence[str], games: int = 100, players_per_game: int = 2, map_size: int = 11,
                threads: int | None = None, seed: int = 0, format: str = "auto", max_actions: int | None = None,
                out_dir: str | os.PathLike | None = None, progress: Callable[[int, int], None] | None = None,
-               max_turns: int | None = None) -> TournamentResult:
+               max_turns: int | None = None, full_observability: bool = False) -> TournamentResult:
     """Plays ``games`` games between ``players`` and rates them (module docstring).
 
     Args:
@@ -326,6 +333,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         progress: called as ``progress(games_done, games)`` after each group of games.
         max_turns: turn limit of the games (None: the capitals mode's 50); at the limit the
             engine's winner (by score) wins.
+        full_observability: play without fog of war (default False: fog on, as in GameEnv).
 
     Raises ValueError for malformed arguments (before any game is played).
     """
@@ -340,6 +348,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     seed = _v.seed(seed)
     max_actions = _v.integer(max_actions, "max_actions", 1, allow_none=True)
     max_turns = _v.integer(max_turns, "max_turns", 1, 10_000, allow_none=True)
+    full_observability = _v.boolean(full_observability, "full_observability")
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
     if format == "swiss" and per_game != 2:
@@ -365,7 +374,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
             size = min(per_round, games - sum(len(c) for c in chunks))
             seatings = _swiss_round(ratings.ordinals(), size, rng)
             winners = _play(seatings, roster, map_size, threads, seed + 100_003 * len(chunks), max_actions, rng, tick,
-                            max_turns)
+                            max_turns, full_observability)
             for s, w in zip(seatings, winners):
                 ratings.update(s, int(w))
             chunks.append((seatings, winners))
@@ -373,7 +382,8 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         winners = np.concatenate([c[1] for c in chunks])
     else:
         seatings = _round_robin(n, games) if per_game == 2 else _free_for_all(n, per_game, games, rng)
-        winners = _play(seatings, roster, map_size, threads, seed, max_actions, rng, tick, max_turns)
+        winners = _play(seatings, roster, map_size, threads, seed, max_actions, rng, tick, max_turns,
+                        full_observability)
         for s, w in zip(seatings, winners):
             ratings.update(s, int(w))
 

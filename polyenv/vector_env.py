@@ -48,7 +48,7 @@ import numpy as np
 
 from . import _core
 from . import _validate as _v
-from ._botspec import is_bot, parse_bot
+from ._botspec import BOT_SYNTAX, is_bot, parse_bot
 from ._known_buffers import KnownBuffers
 from ._names import mode_code, tribe_code
 
@@ -149,7 +149,7 @@ class VectorGameEnv:
         full_observability: False (default) plays with fog of war.
         keep_terminal_observation: also return ``final_*`` keys (module docstring).
         opponent: None (self-play: every seat acts through the rows), ``"random"``,
-            ``"greedy"`` or ``"mcts"`` / ``"mcts:<simulations>"``: the built-in bot plays every
+            ``"greedy"``, ``"mcts"`` / ``"mcts:<simulations>"`` or ``"az"`` / ``"az:<simulations>"``: the built-in bot plays every
             seat not in ``learner_seats`` natively, inside the same call, so rows show only learners' turns.
         learner_seats: seats played through the rows when ``opponent`` is set (default ``(0,)``).
         reward: ``"terminal"`` (default, the seed-000 reward) or ``"score_delta"`` (below).
@@ -206,12 +206,12 @@ class VectorGameEnv:
         if opponent is None:
             if learner_seats is not None:
                 raise ValueError("learner_seats needs an opponent ('random' or 'greedy')")
-            bot, seats, simulations = -1, [], 1
+            bot, seats, simulations, model = -1, [], 1, -1
         else:
             if not is_bot(opponent):
                 raise ValueError(f"opponent must be None or one of {', '.join(map(repr, _BOTS))} "
-                                 f"(or 'mcts:<simulations>'), got {opponent!r}")
-            bot, simulations = parse_bot(opponent)
+                                 f"(or {BOT_SYNTAX}), got {opponent!r}")
+            bot, simulations, model = parse_bot(opponent)
             seats = [0] if learner_seats is None else [_v.integer(s, "learner seat", 0) for s in learner_seats]
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
@@ -224,7 +224,7 @@ class VectorGameEnv:
         self._native = _core.VectorEnv(num_envs, seed, map_size, tribes, mode_code(mode), limit,
                                        flags["full_observability"], threads, max_actions, flags["auto_reset"], history,
                                        flags["include_combat_preview"], flags["keep_terminal_observation"], bot, seats,
-                                       SCORE_SCALE if reward == "score_delta" else 0.0, simulations)
+                                       SCORE_SCALE if reward == "score_delta" else 0.0, simulations, model)
         self._auto_reset = flags["auto_reset"]
         self._keep_terminal = flags["keep_terminal_observation"]
         self._known = KnownBuffers()

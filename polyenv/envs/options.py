@@ -42,7 +42,7 @@ def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, m
                         invalid_action, invalid_action_penalty, info_mode, render_mode, render_modes) -> None:
     """Validates the keyword arguments shared by TribesEnv and TribesVectorEnv (ValueError)."""
     if opponent is not None and not callable(opponent) and not is_bot(opponent):
-        raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', a callable f(game) -> action_id or None, "
+        raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', 'az[:simulations]', a callable f(game) -> action_id or None, "
                          f"got {opponent!r}")
     if opponent is None:
         if learner_seat != 0:
