@@ -160,7 +160,7 @@ class Learner:
         torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
         self.optimizer.step()
         self.steps += 1
-        for k, v in (("policy", float(policy_loss)), ("value", float(value_loss))):
+        for k, v in (("policy", policy_loss.item()), ("value", value_loss.item())):
             self._ema[k] = v if k not in self._ema else 0.98 * self._ema[k] + 0.02 * v
             self.losses[k] = self._ema[k]
         if self.steps % self.cfg.publish_every == 0:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from .. import az_network as spec
@@ -55,8 +54,10 @@ class _Inputs(nn.Module):
 
     def forward(self, x: torch.Tensor, extra_bias: torch.Tensor | None = None) -> torch.Tensor:
         index = torch.minimum((x.index_select(-1, self.cols) + self.shifts).clamp(min=0), self.tops) + self.offsets
-        flat = index.reshape(-1, index.shape[-1])
-        emb = F.embedding_bag(flat, self.embed, mode="sum").reshape(*index.shape[:-1], -1)
+        # The sum of the embeddings as a multi-hot vector times the table: on a CPU its backward pass is
+        # one matrix product, several times faster than an embedding(-bag) scatter.
+        hot = torch.zeros(*index.shape[:-1], self.embed.shape[0], dtype=self.embed.dtype)
+        emb = hot.scatter_(-1, index, 1.0) @ self.embed
         out = emb + self.numeric(self.numeric_features(x))
         return out if extra_bias is None else out + extra_bias
 
