@@ -16,7 +16,11 @@ the same inputs:
   ``clip(x[column] + shift, 0, size - 1)`` of its table (tables are stacked in order);
 * a *numeric op* ``(kind, column, arg)`` with ``(scale, lo, hi)``: ``LINEAR``
   ``clip(x[column] * scale, lo, hi)``, ``BIT`` ``(x[column] >> arg) & 1``, ``DIFF``
-  ``clip((x[column] - x[arg]) * scale, lo, hi)``, ``NON_NEGATIVE`` ``x[column] >= 0``.
+  ``clip((x[column] - x[arg]) * scale, lo, hi)``, ``NON_NEGATIVE`` ``x[column] >= 0``;
+* a *distance field* ``(column, lo, hi)`` gives every tile ``min(d, FIELD_CAP) / FIELD_CAP``,
+  ``d`` the Chebyshev distance to the nearest tile with ``lo <= x[column] <= hi`` (the cap when
+  there is none): how far the nearest enemy city, village, unexplored tile, ... is, beyond what
+  the tile mixing layers can see.
 
 Weight file (``.paz``): the magic ``b"POLYAZ\\x00\\x01"``, uint32 format version 1, uint32
 tensor count, then per tensor: uint32 name length, the name (ASCII), uint8 dtype (0 float32,
@@ -38,7 +42,7 @@ from . import _core
 from ._names import ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, UNIT_TYPES
 from .description import game_description
 
-__all__ = ["TILE_CATEGORIES", "TILE_NUMERIC", "STATE_NUMERIC", "ROW_CATEGORIES", "ROW_NUMERIC",
+__all__ = ["TILE_CATEGORIES", "TILE_NUMERIC", "TILE_FIELDS", "FIELD_CAP", "STATE_NUMERIC", "ROW_CATEGORIES", "ROW_NUMERIC",
            "PLAYER_TARGET_KINDS", "VALUE_SIZE", "LINEAR", "BIT", "DIFF", "NON_NEGATIVE", "SHIPPED_WEIGHTS",
            "feature_tensors", "write_weights", "read_weights", "load", "shipped"]
 
@@ -77,6 +81,17 @@ TILE_NUMERIC = (
       for name in ("capital", "walls", "workshop", "park", "connected")),
     (BIT, _T["unit_flags"], int(_UNIT_FLAGS["veteran"]).bit_length() - 1, 1.0, 0.0, 1.0),
 )
+#: Distance fields of the tiles: (column, lo, hi) selects the tiles measured to.
+TILE_FIELDS = (
+    (_T["city_owner"], 2, 16),                        # enemy cities
+    (_T["city_owner"], 1, 1),                         # own cities
+    (_T["terrain"], TERRAINS.index("village"), TERRAINS.index("village")),
+    (_T["unit_owner"], 2, 16),                        # enemy units
+    (_T["unit_owner"], 1, 1),                         # own units
+    (_T["explored"], 0, 0),                           # unexplored tiles
+)
+#: Distances are capped here (and scaled by it).
+FIELD_CAP = 8
 #: State numeric inputs.
 STATE_NUMERIC = (
     (LINEAR, _S["turn"], 0, 1 / 50, 0.0, 2.0),
@@ -122,7 +137,8 @@ def _numeric(ops) -> tuple[np.ndarray, np.ndarray]:
 def feature_tensors() -> dict[str, np.ndarray]:
     """The feature spec as the tensors every weight file holds (see the module docstring)."""
     out = {"tile_categories": np.array(TILE_CATEGORIES, np.int32), "row_categories": np.array(ROW_CATEGORIES, np.int32),
-           "player_target_kinds": np.array(PLAYER_TARGET_KINDS, np.int32)}
+           "player_target_kinds": np.array(PLAYER_TARGET_KINDS, np.int32),
+           "tile_fields": np.array(TILE_FIELDS, np.int32), "field_cap": np.array([FIELD_CAP], np.int32)}
     for name, ops in (("tile_numeric", TILE_NUMERIC), ("state_numeric", STATE_NUMERIC), ("row_numeric", ROW_NUMERIC)):
         out[name + "_ops"], out[name + "_scales"] = _numeric(ops)
     return out

@@ -1,4 +1,4 @@
-"""The ``polyenv`` command line: play, replay, bench, check.
+"""The ``polyenv`` command line: play, replay, bench, check, tournament, train.
 
 * ``polyenv play``   — built-in bots play a whole game; the map every round (or
   only the final one) and a result table; ``--save FILE`` writes a JSON record
@@ -10,6 +10,7 @@
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
 * ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/cli_tournament.py).
+* ``polyenv train az`` — AlphaZero-style training of the ``az`` network (polyenv/cli_train.py, torch).
 
 ``main(argv)`` returns the exit code (0 = success).
 """
@@ -624,6 +625,8 @@ def _parser() -> argparse.ArgumentParser:
 
     from .cli_tournament import add_parser as add_tournament  # self-contained subcommand (cli_tournament.py)
     add_tournament(sub)
+    from .cli_train import add_parser as add_train  # self-contained subcommand (cli_train.py)
+    add_train(sub)
     return parser
 
 

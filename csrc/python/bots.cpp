@@ -109,6 +109,31 @@ void init_bots(py::module_& m) {
      py::arg("prior_scope") = kDefaultPriorScope, py::arg("turn_horizon") = kDefaultTurnHorizon,
      py::arg("probe_visits") = kDefaultProbeVisits);
 
+  // Expert data (polyenv.train.expert): the shipped MCTS bot's decision and its root visit count per
+  // legal action (in legal order, as the observation's rows), nothing applied.
+  m.def("_mcts_root_visits", [](const Game& g, int simulations) { GameLock lock(g);
+    const BotSpec kind = bot_spec(kMctsBot, simulations, -1);
+    check_playing(g);
+    PlayerScratch& sc = scratch();
+    int32_t id;
+    {
+      py::gil_scoped_release release;
+      Rng rng = bot_stream(g.state, std::nullopt);
+      id = player_action(g.state, kind, rng, sc);
+    }
+    const int n = legal_actions(g.state, nullptr, 0);
+    auto visits = new_array<int32_t>({n});
+    int32_t* v = visits.mutable_data();
+    std::fill(v, v + n, 0);
+    const SearchTree& t = sc.mcts->tree;
+    if (n == 1 || !t.expanded(0) || t.num_edges(0) != n) {
+      v[0] = 1;  // a forced move: the bot searched nothing
+    } else {
+      for (int k = 0; k < n; ++k) v[k] = t.edge_visits(t.first_edge(0) + k);
+    }
+    return py::make_tuple(id, visits);
+  }, py::arg("game"), py::arg("simulations") = kDefaultMctsSimulations);
+
   m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations, int model) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations, model);
     check_playing(g);

@@ -2,6 +2,7 @@
 #include "az_bot.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "../encode/encode.hpp"
 
@@ -54,6 +55,14 @@ int az_evaluate(const GameState& s, const AzNet& net, AzBotScratch& sc) {
   return n;
 }
 
+void az_value(const GameState& s, const AzNet& net, AzBotScratch& sc) {
+  const int observer = s.current_player;
+  encode_map_tokens(s, observer, room(sc.tokens, size_t(s.num_tiles) * kMapTokenFeatures));
+  encode_state(s, observer, room(sc.state, kStateFeatures));
+  net.forward(s.map_size, sc.tokens.data(), sc.state.data(), room(sc.features, kActionFeatures), 0,
+              room(sc.logits, 1), sc.values, sc.net);
+}
+
 int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc) {
   const int n = az_evaluate(s, net, sc);
   if (n == 1) return sc.ids[0];
@@ -73,11 +82,24 @@ int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng
   sc.tree.expand(sc.path.leaf, sc.ids.data(), n, sc.logits.data());
   leaf_payoffs(s, sc.values, net.value_size(), payoff);
   sc.tree.backup(sc.path, payoff);
+  const int P = s.num_players;
+  sc.node_payoff.clear();
   for (int i = 1; i < simulations; ++i) {
     const SearchTree::Descent r = sc.tree.descend(sc.path, sc.transient);
     if (r == SearchTree::Descent::kTerminal) continue;  // backed up by the descent, no evaluation spent
     if (r != SearchTree::Descent::kLeaf) break;
     const GameState& leaf = sc.tree.leaf_state(sc.path, sc.transient);
+    if (leaf.turns_played > s.turns_played) {  // after the mover's End Turn: evaluated once, never expanded
+      const size_t node = size_t(sc.path.leaf);
+      if (sc.node_payoff.size() < (node + 1) * size_t(P)) sc.node_payoff.resize((node + 1) * size_t(P), std::nan(""));
+      double* cached = sc.node_payoff.data() + node * size_t(P);
+      if (std::isnan(cached[0])) {
+        az_value(leaf, net, sc);
+        leaf_payoffs(leaf, sc.values, net.value_size(), cached);
+      }
+      sc.tree.backup(sc.path, cached);
+      continue;
+    }
     const int k = az_evaluate(leaf, net, sc);
     if (sc.path.leaf >= 0) sc.tree.expand(sc.path.leaf, sc.ids.data(), k, sc.logits.data());
     leaf_payoffs(leaf, sc.values, net.value_size(), payoff);

@@ -7,11 +7,14 @@
 // player has not explored.
 //
 // "az:1" plays the row with the highest logit (lowest row on ties). "az:N" (N > 1)
-// runs N network evaluations of PUCT search on a SearchTree rooted in the position:
-// priors softmax(logits), leaf values from the value head (two players: v for the
-// leaf's actor, -v for the other; more: the relative-seat values in global order),
-// finished games their terminal payoffs. It plays the most visited root action
-// (ties: the higher prior). With fog of war the tree would be rooted in the true
+// runs N PUCT descents on a SearchTree rooted in the position: priors softmax(logits),
+// leaf values from the value head (two players: v for the leaf's actor, -v for the
+// other; more: the relative-seat values in global order), finished games their
+// terminal payoffs. The tree plans the mover's own turn: the node reached by its End
+// Turn is a leaf whose value (the next player's view of the position the turn leaves)
+// is computed once and reused on every later visit, never expanded — as the native
+// MCTS player does, so few simulations are not spread over the opponent's replies.
+// It plays the most visited root action (ties: the higher prior). With fog of war the tree would be rooted in the true
 // state and reveal what the player cannot see, so under fog the player uses the
 // policy alone, whatever N.
 #pragma once
@@ -39,12 +42,15 @@ struct AzBotScratch {
   std::vector<uint8_t> arg_mask, action_mask;
   std::vector<float> logits;
   float values[kMaxPlayers] = {};
+  std::vector<double> node_payoff;  // [node * P + p]: a turn-end leaf's payoffs (NaN: not evaluated yet)
 };
 
 // Encodes `s` for its current player and runs the network: returns the number of
 // legal actions n, with their ids in sc.ids[0..n), logits in sc.logits[0..n) and the
 // values by relative seat in sc.values.
 int az_evaluate(const GameState& s, const AzNet& net, AzBotScratch& sc);
+// The value head only (no action rows): sc.values for the current player of `s`.
+void az_value(const GameState& s, const AzNet& net, AzBotScratch& sc);
 
 // The action the az player chooses in `s` (not over) with `simulations` evaluations.
 int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc);

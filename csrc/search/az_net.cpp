@@ -193,6 +193,11 @@ std::shared_ptr<const AzNet> AzNet::from_bytes(const uint8_t* data, size_t size)
   net->state_num_ = numerics("state_numeric");
   net->row_num_ = numerics("row_numeric");
   net->player_target_kinds_ = ints("player_target_kinds", 0);
+  const std::vector<int32_t> fields = ints("tile_fields", 3);
+  for (size_t i = 0; i < fields.size(); i += 3) net->fields_.push_back({fields[i], fields[i + 1], fields[i + 2]});
+  const std::vector<int32_t> cap = ints("field_cap", 0);
+  if (cap.size() != 1 || cap[0] < 1 || cap[0] > 64) bad_file("field_cap must be one integer in [1, 64]");
+  net->field_cap_ = cap[0];
   net->check_ops();
 
   const uint32_t D = uint32_t(net->tile_dim_), G = uint32_t(net->global_dim_), R = uint32_t(net->row_dim_),
@@ -201,6 +206,7 @@ std::shared_ptr<const AzNet> AzNet::from_bytes(const uint8_t* data, size_t size)
   net->tile_embed_ = floats("tile_embed", {uint32_t(tile_vocab), D});
   net->tile_num_w_ = floats("tile_num_w", {uint32_t(net->tile_num_.size()), D});
   net->tile_b_ = floats("tile_b", {D});
+  net->tile_field_w_ = floats("tile_field_w", {uint32_t(net->fields_.size()), D});
   for (int l = 0; l < net->layers_; ++l) {
     const std::string k = std::to_string(l);
     net->mix_self_.push_back(floats("mix" + k + "_self", {D, D}));
@@ -249,8 +255,35 @@ void AzNet::check_ops() const {
   check_cat(tile_cat_, kMapTokenFeatures, "tile_categories");
   check_cat(row_cat_, kActionFeatures, "row_categories");
   check_num(tile_num_, kMapTokenFeatures, "tile_numeric");
+  for (const AzField& f : fields_) {
+    if (f.col < 0 || f.col >= kMapTokenFeatures || f.lo > f.hi) bad_file("tile_fields: malformed distance field");
+  }
   check_num(state_num_, kStateFeatures, "state_numeric");
   check_num(row_num_, kActionFeatures, "row_numeric");
+}
+
+void AzNet::distance_fields(int map_size, const int32_t* tokens, AzScratch& sc) const {
+  const int T = map_size * map_size, F = int(fields_.size());
+  if (sc.fields.size() < size_t(T) * size_t(F)) sc.fields.resize(size_t(T) * size_t(F));
+  if (sc.sources.size() < size_t(T)) sc.sources.resize(size_t(T));
+  const float scale = 1.0f / float(field_cap_);
+  for (int f = 0; f < F; ++f) {
+    const AzField& fd = fields_[size_t(f)];
+    int n = 0;
+    for (int t = 0; t < T; ++t) {
+      const int32_t v = tokens[size_t(t) * kMapTokenFeatures + size_t(fd.col)];
+      if (v >= fd.lo && v <= fd.hi) sc.sources[size_t(n++)] = t;
+    }
+    for (int t = 0; t < T; ++t) {
+      const int x = t / map_size, y = t % map_size;
+      int d = field_cap_;
+      for (int k = 0; k < n && d > 0; ++k) {
+        const int s = sc.sources[size_t(k)];
+        d = std::min(d, std::max(std::abs(s / map_size - x), std::abs(s % map_size - y)));
+      }
+      sc.fields[size_t(t) * size_t(F) + size_t(f)] = float(d) * scale;
+    }
+  }
 }
 
 void AzNet::forward(int map_size, const int32_t* tokens, const int32_t* state, const int32_t* features, int rows,
@@ -285,10 +318,13 @@ void AzNet::forward(int map_size, const int32_t* tokens, const int32_t* state, c
   float* h = sc.h.data();
 
   // Tile encodings.
+  distance_fields(map_size, tokens, sc);
+  const int F = int(fields_.size());
   for (int t = 0; t < T; ++t) {
     float* e = h + size_t(t) * size_t(D);
     embed(tokens + size_t(t) * kMapTokenFeatures, tile_cat_, tile_embed_.data(), tile_num_, tile_num_w_.data(),
           tile_b_.data(), D, e);
+    axpy_layer(sc.fields.data() + size_t(t) * size_t(F), F, tile_field_w_.data(), D, e);
     relu(e, D);
   }
   for (int l = 0; l < layers_; ++l) {

@@ -4,7 +4,8 @@
 // spec and the weight file; polyenv/train/az_net.py: the torch module that is
 // trained); this file runs the same forward pass in plain float32 loops:
 //
-//   tiles   e_t = relu(sum of the tile's categorical embeddings + W_num num_t + b)      [T, D]
+//   tiles   e_t = relu(sum of the tile's categorical embeddings + W_num num_t + W_f f_t + b)  [T, D]
+//           (f_t: distance fields, min(Chebyshev distance to the nearest tile of a kind, cap) / cap)
 //           L times: h_t += relu(A h_t + B mean(h_n : n an in-board 8-neighbour of t) + c)
 //   global  g = relu(W2 relu(W1 [mean_t h, max_t h, state features] + b1) + b2)          [G]
 //   rows    r = relu(row embeddings + W_num num + W_src h_src + W_tgt h_tgt + W_g g + b)  [R]
@@ -41,10 +42,16 @@ struct AzNumericOp {
 struct AzCategory {
   int32_t col = 0, shift = 0, size = 1, offset = 0;
 };
+// One distance field: the tiles with lo <= x[col] <= hi are measured to.
+struct AzField {
+  int32_t col = 0, lo = 0, hi = 0;
+};
 
 // Scratch of one evaluation (reused; grows to the largest position seen).
 struct AzScratch {
   std::vector<float> h, mix, tmp;       // [T, D] tile encodings, neighbour means, layer output
+  std::vector<float> fields;            // [T, F] distance fields
+  std::vector<int32_t> sources;         // tiles of one field's kind
   std::vector<float> global, hidden;    // [G], [max(G, H)]
   std::vector<float> row_glob, row, row2;  // [R] per position, [R] per row
   std::vector<float> neighbour_scale;   // [T] 1 / in-board neighbours
@@ -69,14 +76,17 @@ class AzNet {
   AzNet() = default;
   struct Reader;
   void check_ops() const;
+  void distance_fields(int map_size, const int32_t* tokens, AzScratch& sc) const;
 
   int tile_dim_ = 0, layers_ = 0, global_dim_ = 0, row_dim_ = 0, value_hidden_ = 0, value_dim_ = 0;
   int64_t parameters_ = 0;
   std::vector<AzCategory> tile_cat_, row_cat_;
   std::vector<AzNumericOp> tile_num_, state_num_, row_num_;
+  std::vector<AzField> fields_;
+  int field_cap_ = 1;
   std::vector<int32_t> player_target_kinds_;  // action kinds whose target column is a player, not a tile
   // weights, [in, out] row-major
-  std::vector<float> tile_embed_, tile_num_w_, tile_b_;
+  std::vector<float> tile_embed_, tile_num_w_, tile_b_, tile_field_w_;
   std::vector<std::vector<float>> mix_self_, mix_nbr_, mix_b_;
   std::vector<float> glob1_w_, glob1_b_, glob2_w_, glob2_b_;
   std::vector<float> row_embed_, row_num_w_, row_src_w_, row_tgt_w_, row_glob_w_, row_b_, row2_w_, row2_b_,

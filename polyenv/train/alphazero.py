@@ -37,7 +37,6 @@ import math
 import os
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -45,68 +44,13 @@ import torch
 
 from .. import az_network as spec
 from .az_net import AzNet, segment_log_softmax
+from .config import AlphaZeroConfig
 from .replay import ChunkBuilder, ReplayBuffer
 
 __all__ = ["AlphaZeroConfig", "train", "learning_curve", "leaf_values", "Learner", "SelfPlay", "CURVE_OPPONENTS"]
 
 #: The fixed opponents of the learning curve.
 CURVE_OPPONENTS = ("random", "greedy", "mcts:200", "mcts:2000")
-
-
-@dataclass
-class AlphaZeroConfig:
-    """Everything a run needs (the CLI's flags; module docstring for the meaning)."""
-
-    out_dir: str = "runs/az"
-    minutes: float = 60.0              # wall-clock budget of the whole run (expert phase included)
-    seed: int = 0
-    map_size: int = 11
-    # expert warm start
-    expert_games: int = 0
-    expert_simulations: int = 800
-    expert_workers: int = 2
-    # self-play
-    fog: bool = False
-    envs: int = 64
-    simulations: int = 32
-    max_actions: int = 512
-    pending_leaves: int = 2
-    c_puct: float = 1.5
-    dirichlet_alpha: float = 0.3
-    dirichlet_fraction: float = 0.25
-    temperature_moves: int = 16
-    # learning
-    buffer: int = 200_000
-    batch: int = 256
-    lr: float = 1e-3
-    weight_decay: float = 1e-4
-    value_weight: float = 1.0
-    replay_ratio: float = 8.0
-    publish_every: int = 50
-    # network
-    net: dict = field(default_factory=lambda: dict(tile_dim=32, layers=3, global_dim=64, row_dim=64, value_hidden=64))
-    init_weights: str | None = None    # start from this .paz instead of random weights
-    # bookkeeping
-    checkpoint_minutes: float = 10.0
-    save_replay: bool = True
-    progress: bool = True
-
-    def check(self) -> "AlphaZeroConfig":
-        """Validates the fields (ValueError on the first bad one); returns self."""
-        positive = ("minutes", "envs", "simulations", "max_actions", "pending_leaves", "buffer", "batch", "lr",
-                    "replay_ratio", "publish_every", "checkpoint_minutes", "expert_simulations", "expert_workers")
-        for name in positive:
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
-        for name in ("expert_games", "temperature_moves", "c_puct", "weight_decay", "value_weight",
-                     "dirichlet_fraction"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
-        if not 1 <= self.pending_leaves <= 8:
-            raise ValueError(f"pending_leaves must be in [1, 8], got {self.pending_leaves}")
-        if self.init_weights is not None and not os.path.isfile(self.init_weights):
-            raise ValueError(f"init_weights {self.init_weights!r} is not a file")
-        return self
 
 
 # ---------------------------------------------------------------------------- the network on leaf batches
@@ -152,7 +96,11 @@ class Learner:
         logits, values = self.net(b["map_tokens"], b["state"], b["features"], b["row_position"])
         n = b["state"].shape[0]
         logp = segment_log_softmax(logits, b["row_position"], n)
-        policy_loss = -(b["policy"] * logp).sum() / n
+        target = b["policy"]
+        if self.cfg.policy_temperature != 1.0:
+            target = target ** (1.0 / self.cfg.policy_temperature)
+            target = target / torch.zeros(n).index_add(0, b["row_position"], target)[b["row_position"]]
+        policy_loss = -(target * logp).sum() / n
         value_loss = ((values - b["values"]) ** 2 * b["value_mask"]).sum() / b["value_mask"].sum()
         loss = policy_loss + self.cfg.value_weight * value_loss
         self.optimizer.zero_grad(set_to_none=True)

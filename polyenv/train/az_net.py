@@ -3,8 +3,8 @@
 :class:`AzNet` computes exactly what the native forward pass of the ``"az"`` bot computes
 (``csrc/search/az_net.hpp``; the inputs are :mod:`polyenv.az_network`'s feature spec):
 
-* tiles: the sum of each tile's categorical embeddings plus a linear map of its numeric
-  features, ReLU; then ``layers`` residual mixing layers
+* tiles: the sum of each tile's categorical embeddings plus linear maps of its numeric
+  features and its distance fields, ReLU; then ``layers`` residual mixing layers
   ``h += relu(A h + B mean(8-neighbours of h) + c)``;
 * a global vector from ``[mean(h), max(h), state features]`` through two ReLU layers;
 * a pointer head: per action row, its embeddings and numeric features plus the encodings of
@@ -25,7 +25,7 @@ from torch import nn
 
 from .. import az_network as spec
 
-__all__ = ["AzNet", "load_weights", "segment_log_softmax", "pack_rows"]
+__all__ = ["AzNet", "load_weights", "segment_log_softmax", "pack_rows", "distance_fields"]
 
 
 def _categories(cats) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, int]:
@@ -90,6 +90,23 @@ def _neighbour_means(map_size: int) -> torch.Tensor:
     return torch.from_numpy(m.astype(np.float32))
 
 
+def distance_fields(tokens: torch.Tensor) -> torch.Tensor:
+    """The feature spec's distance fields of int map tokens [N, T, 23]: float32 [N, T, F] in [0, 1]."""
+    N, T = tokens.shape[:2]
+    n = int(round(T ** 0.5))
+    fields = torch.tensor(spec.TILE_FIELDS, dtype=torch.int64)
+    x = tokens.index_select(-1, fields[:, 0])                            # [N, T, F]
+    hit = ((x >= fields[:, 1]) & (x <= fields[:, 2])).float()
+    F_ = fields.shape[0]
+    reach = hit.permute(0, 2, 1).reshape(N * F_, 1, n, n)
+    cap = spec.FIELD_CAP
+    dist = torch.full_like(reach, float(cap))
+    for k in range(cap):  # Chebyshev balls grow by one ring per 3x3 max-pool
+        dist = torch.where((reach > 0) & (dist == cap), torch.full_like(dist, float(k)), dist)
+        reach = torch.nn.functional.max_pool2d(reach, 3, stride=1, padding=1)
+    return (dist / cap).reshape(N, F_, T).permute(0, 2, 1)
+
+
 def segment_log_softmax(logits: torch.Tensor, position: torch.Tensor, count: int) -> torch.Tensor:
     """log softmax of packed row logits [R] within each position (``position`` [R] int64 in [0, count))."""
     top = torch.full((count,), -torch.inf, dtype=logits.dtype).scatter_reduce(0, position, logits, "amax")
@@ -116,6 +133,7 @@ class AzNet(nn.Module):
                            row_dim=int(row_dim), value_hidden=int(value_hidden))
         D, G, R, H = tile_dim, global_dim, row_dim, value_hidden
         self.tiles = _Inputs(spec.TILE_CATEGORIES, spec.TILE_NUMERIC, D)
+        self.tile_fields = nn.Linear(len(spec.TILE_FIELDS), D, bias=False)
         self.mix_self = nn.ModuleList(nn.Linear(D, D) for _ in range(layers))
         self.mix_nbr = nn.ModuleList(nn.Linear(D, D, bias=False) for _ in range(layers))
         ops, scales = spec._numeric(spec.STATE_NUMERIC)
@@ -150,7 +168,7 @@ class AzNet(nn.Module):
         feats = torch.as_tensor(features).long()
         position = torch.as_tensor(row_position).long()
         N, T = tokens.shape[0], tokens.shape[1]
-        h = torch.relu(self.tiles(tokens))                                   # [N, T, D]
+        h = torch.relu(self.tiles(tokens, self.tile_fields(distance_fields(tokens))))  # [N, T, D]
         means = self._mean_matrix(T)
         for mix_self, mix_nbr in zip(self.mix_self, self.mix_nbr):
             h = h + torch.relu(mix_self(h) + mix_nbr(torch.matmul(means, h)))
@@ -193,7 +211,7 @@ class AzNet(nn.Module):
         out["config"] = np.array([c["tile_dim"], c["layers"], c["global_dim"], c["row_dim"], c["value_hidden"],
                                   spec.VALUE_SIZE], np.int32)
         out.update(tile_embed=t(self.tiles.embed), tile_num_w=t(self.tiles.numeric.weight).T,
-                   tile_b=t(self.tiles.numeric.bias))
+                   tile_b=t(self.tiles.numeric.bias), tile_field_w=t(self.tile_fields.weight).T)
         for k, (a, b) in enumerate(zip(self.mix_self, self.mix_nbr)):
             out[f"mix{k}_self"], out[f"mix{k}_nbr"], out[f"mix{k}_b"] = t(a.weight).T, t(b.weight).T, t(a.bias)
         out.update(glob1_w=t(self.glob1.weight).T, glob1_b=t(self.glob1.bias), glob2_w=t(self.glob2.weight).T,
@@ -220,6 +238,7 @@ def load_weights(path) -> AzNet:
         net.tiles.embed.copy_(f("tile_embed"))
         net.tiles.numeric.weight.copy_(f("tile_num_w").T)
         net.tiles.numeric.bias.copy_(f("tile_b"))
+        net.tile_fields.weight.copy_(f("tile_field_w").T)
         for k, (a, b) in enumerate(zip(net.mix_self, net.mix_nbr)):
             a.weight.copy_(f(f"mix{k}_self").T)
             a.bias.copy_(f(f"mix{k}_b"))
