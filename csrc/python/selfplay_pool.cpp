@@ -13,6 +13,7 @@
 #include "bindings.hpp"
 #include "config_args.hpp"
 #include "pool_outputs.hpp"
+#include "root_selection_args.hpp"
 
 namespace polyenv::python {
 
@@ -72,17 +73,21 @@ void init_selfplay_pool(py::module_& m) {
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
                        bool full_obs, int num_threads, int max_actions, bool require_all, bool auto_reset,
                        double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
-                       int history) {
-             const MctsPoolConfig cfg = mcts_pool_config(
+                       int history, const std::string& root_selection, int num_simulations, int max_considered,
+                       double gumbel_scale, double value_scale, double maxvisit_init) {
+             MctsPoolConfig cfg = mcts_pool_config(
                  num_envs, seed, game_config(map_size, tribes, mode, max_turns, full_obs), num_threads, max_actions,
                  require_all, auto_reset, c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
+             set_root_selection(cfg, root_selection, num_simulations, max_considered, gumbel_scale, value_scale,
+                                maxvisit_init);
              py::gil_scoped_release release;
              return std::make_unique<SelfPlayPool>(cfg, history);
            }),
            py::arg("num_envs"), py::arg("seed"), py::arg("map_size"), py::arg("tribes"), py::arg("mode"),
            py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
            py::arg("require_all_actions"), py::arg("auto_reset"), py::arg("c_puct"), py::arg("max_pending"),
-           py::arg("virtual_loss"), py::arg("max_nodes"), py::arg("max_bytes"), py::arg("history"))
+           py::arg("virtual_loss"), py::arg("max_nodes"), py::arg("max_bytes"), py::arg("history"),
+           POLYENV_ROOT_SELECTION_ARGS)
       .def("batch_spec", [](const SelfPlayPool& p) { return spec_dict(p.belief_specs()); })
       .def("all_player_batch_spec", [](const SelfPlayPool& p) { return spec_dict(p.all_player_specs()); })
       .def("leaf_batch_spec", [](const SelfPlayPool& p, int capacity) {
@@ -119,6 +124,20 @@ void init_selfplay_pool(py::module_& m) {
         py::gil_scoped_release release;
         p.submit_beliefs(ids.data(), data, layout, particles);
       }, py::arg("state_ids"), py::arg("beliefs"))
+      .def("fit_beliefs", [](SelfPlayPool& p, const py::object& state_ids, const py::object& beliefs) {
+        py::array sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", p.num_envs());
+        SelfPlayPool::Layout layout;
+        int particles = 1;
+        py::array tokens = belief_tokens(p, beliefs, layout, particles);
+        if (!tokens.writeable()) throw InvalidArgument("beliefs must be writable (fit_beliefs changes it in place)");
+        std::vector<uint64_t> ids(size_t(p.num_envs()));
+        const Strided<uint64_t> s = strided<uint64_t>(sids);
+        for (int i = 0; i < s.size; ++i) ids[size_t(i)] = s[i];
+        int32_t* data = static_cast<int32_t*>(tokens.mutable_data());
+        py::gil_scoped_release release;
+        return p.fit_beliefs(ids.data(), data, layout, particles);
+      }, py::arg("state_ids"), py::arg("beliefs"),
+         "Fits the actor's particles in place to its live legal list; returns how many still differ")
       .def("select_leaves", [](SelfPlayPool& p, int capacity, const py::object& buffers) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
         auto [count, arrays] =

@@ -27,7 +27,7 @@ from .. import _core
 from .. import _validate as _v
 from .._names import mode_code
 from ..vector_env import _state_ids
-from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments
+from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments, root_selection_arguments
 
 __all__ = ["SelfPlayPool", "BeliefsMissingError"]
 
@@ -55,6 +55,12 @@ class SelfPlayPool(MctsPool):
         virtual_loss: value subtracted per in-flight path in Q.
         max_nodes_per_tree: node admission budget (0: none).
         max_tree_bytes: accounted-bytes admission budget (0: none).
+        root_selection, num_simulations, max_considered_actions, gumbel_scale,
+            gumbel_value_scale, gumbel_maxvisit_init: as MctsPool ("gumbel": sequential
+            halving at each belief root; its noise is drawn from the root's belief seed).
+
+    Subtree reuse (MctsPool's ``reuse_tree``) does not apply: every real move roots the
+    trees in newly submitted beliefs.
     """
 
     def __init__(self, num_envs: int, seed: int = 0, map_size: int = 11, players: Sequence = (2, 1),
@@ -62,18 +68,25 @@ class SelfPlayPool(MctsPool):
                  auto_reset: bool = True, c_puct: float = 1.5, visible_action_history: int = 0,
                  max_pending_leaves_per_tree: int = 1, virtual_loss: float = 1.0,
                  max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
-                 mode: str = "capitals", max_turns: int | None = None):
+                 mode: str = "capitals", max_turns: int | None = None, root_selection: str = "puct",
+                 num_simulations: int | None = None, max_considered_actions: int = 16, gumbel_scale: float = 1.0,
+                 gumbel_value_scale: float = 0.1, gumbel_maxvisit_init: float = 50.0):
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)
         history = _v.integer(visible_action_history, "visible_action_history", 0, _core.MAX_VISIBLE_ACTION_HISTORY)
+        root = root_selection_arguments(root_selection, num_simulations, max_considered_actions, gumbel_scale,
+                                        gumbel_value_scale, gumbel_maxvisit_init)
         self._native = _core.SelfPlayPool(
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), False, threads,
             max_actions, _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
             _float(c_puct, "c_puct"), pending,
-            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history)
+            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history, **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
+        self._root_selection = root_selection
+        self._num_simulations = num_simulations
+        self._reuse_tree = False
 
     visible_action_history = property(lambda self: self._native.visible_action_history,
                                       doc="H, history rows per batch row.")
@@ -129,6 +142,28 @@ class SelfPlayPool(MctsPool):
         """
         self._check_open()
         self._native.submit_beliefs(_state_ids(state_ids), beliefs)
+
+    def fit_beliefs(self, state_ids, beliefs: np.ndarray) -> np.ndarray:
+        """A copy of ``beliefs`` whose actor particles reproduce the actor's live legal list.
+
+        ``state_ids``: uint64 [B], the live state ids (StaleStateError otherwise). ``beliefs``: as
+        ``submit_beliefs`` takes it (int32, C-contiguous, [B, tiles, 23], [B, P, tiles, 23] or
+        [B, P, K, tiles, 23]); it is not changed. The actor's legal action list is part of what it
+        observes, and ``submit_beliefs`` requires each of its particles to reproduce it; what
+        decides it can lie in hidden rows. This adds to the hidden rows of the actor's particles the
+        least the list proves: a unit of another tribe next to a visible tile where its zone of
+        control stops a move the list lacks, the actor's own territory (with the terrain, resource
+        or building needed) on a hidden tile the list builds on or acts on, or no territory on a
+        hidden tile where only the hypothesis acts. It reads only the particles, the actor's own
+        records and its live legal list, deterministically; visible rows and the other players'
+        particles are never changed. A particle it cannot fit stays as close as it got, and
+        ``submit_beliefs`` names what still differs.
+        """
+        self._check_open()
+        ids = _state_ids(state_ids)
+        out = np.array(beliefs, order="C", copy=True) if isinstance(beliefs, np.ndarray) else beliefs
+        self._native.fit_beliefs(ids, out)
+        return out
 
     def __repr__(self) -> str:
         return (f"SelfPlayPool(num_envs={self.num_envs}, players={self.player_count}, "
