@@ -70,21 +70,28 @@ int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng
 
   SearchConfig search;
   search.num_players = s.num_players;
-  search.c_puct = kAzCPuct;
   search.virtual_loss = 0;
   search.max_nodes = 0;
   search.max_bytes = 0;
+  GumbelConfig gc;
+  gc.num_simulations = simulations;
+  gc.max_considered = kAzMaxConsidered;
+  gc.gumbel_scale = 0;  // deterministic play: the prior's top actions
+  sc.gumbel.configure(gc);
+  sc.tree.set_selector(&sc.gumbel);
   const uint64_t seed = (uint64_t(rng.next()) << 32) | rng.next();
   sc.tree.reset(s, seed, search);
+  sc.gumbel.begin(seed ^ 0x9E3779B97F4A7C15ull);
   double payoff[kMaxPlayers];
-  // The root's evaluation is the first of the budget.
+  // The root's evaluation comes first; then `simulations` descents.
   if (sc.tree.descend(sc.path, sc.transient) != SearchTree::Descent::kLeaf) return sc.ids[0];
   sc.tree.expand(sc.path.leaf, sc.ids.data(), n, sc.logits.data());
   leaf_payoffs(s, sc.values, net.value_size(), payoff);
   sc.tree.backup(sc.path, payoff);
+  sc.gumbel.start(sc.tree);
   const int P = s.num_players;
   sc.node_payoff.clear();
-  for (int i = 1; i < simulations; ++i) {
+  for (int i = 0; i < simulations; ++i) {
     const SearchTree::Descent r = sc.tree.descend(sc.path, sc.transient);
     if (r == SearchTree::Descent::kTerminal) continue;  // backed up by the descent, no evaluation spent
     if (r != SearchTree::Descent::kLeaf) break;
@@ -105,16 +112,8 @@ int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng
     leaf_payoffs(leaf, sc.values, net.value_size(), payoff);
     sc.tree.backup(sc.path, payoff);
   }
-  const SearchTree& t = sc.tree;
-  const int32_t first = t.first_edge(0), end = first + t.num_edges(0);
-  int32_t best = first;
-  for (int32_t e = first + 1; e < end; ++e) {
-    if (t.edge_visits(e) > t.edge_visits(best) ||
-        (t.edge_visits(e) == t.edge_visits(best) && t.edge_prior(e) > t.edge_prior(best))) {
-      best = e;
-    }
-  }
-  return t.edge_action(best);
+  const int32_t best = sc.gumbel.choose_root_edge(sc.tree);
+  return best >= 0 ? sc.tree.edge_action(best) : sc.ids[0];
 }
 
 }  // namespace polyenv

@@ -7,14 +7,17 @@
 // player has not explored.
 //
 // "az:1" plays the row with the highest logit (lowest row on ties). "az:N" (N > 1)
-// runs N PUCT descents on a SearchTree rooted in the position: priors softmax(logits),
+// evaluates the root and runs N descents on a SearchTree rooted in the position, with
+// the Gumbel root (gumbel.hpp: sequential halving over the prior's top 16 actions,
+// completed Q; no Gumbel noise, so the prior's top actions are considered) and the
+// improved-policy rule below it: priors softmax(logits),
 // leaf values from the value head (two players: v for the leaf's actor, -v for the
 // other; more: the relative-seat values in global order), finished games their
 // terminal payoffs. The tree plans the mover's own turn: the node reached by its End
 // Turn is a leaf whose value (the next player's view of the position the turn leaves)
 // is computed once and reused on every later visit, never expanded — as the native
 // MCTS player does, so few simulations are not spread over the opponent's replies.
-// It plays the most visited root action (ties: the higher prior). With fog of war the tree would be rooted in the true
+// It plays the sequential-halving winner. With fog of war the tree would be rooted in the true
 // state and reveal what the player cannot see, so under fog the player uses the
 // policy alone, whatever N.
 #pragma once
@@ -22,19 +25,21 @@
 #include <vector>
 
 #include "az_net.hpp"
+#include "gumbel.hpp"
 #include "tree.hpp"
 
 namespace polyenv {
 
 // "az" plays this many network evaluations per decision.
 inline constexpr int kDefaultAzSimulations = 32;
-// The exploration constant of the az player's PUCT search.
-inline constexpr double kAzCPuct = 1.5;
+// Actions the az player's Gumbel root considers.
+inline constexpr int kAzMaxConsidered = 16;
 
 // Reused between decisions: no allocation per decision once warm.
 struct AzBotScratch {
   AzScratch net;
   SearchTree tree;
+  GumbelSearch gumbel;
   LeafPath path;
   GameState transient;
   MoveCache moves;

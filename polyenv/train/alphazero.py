@@ -142,18 +142,20 @@ class SelfPlay:
         from ..selfplay import MctsPool, SelfPlayPool
         self.cfg, self.net = cfg, net
         B = cfg.envs
+        gumbel = cfg.root_selection == "gumbel"
         common = dict(num_envs=B, seed=seed, map_size=cfg.map_size, num_threads=1, max_actions=cfg.max_actions,
                       require_all_actions=False, auto_reset=True, c_puct=cfg.c_puct,
                       max_pending_leaves_per_tree=cfg.pending_leaves, virtual_loss=1.0,
                       max_nodes_per_tree=max(4 * cfg.simulations * cfg.pending_leaves, 256),
-                      dirichlet_alpha=cfg.dirichlet_alpha if cfg.dirichlet_fraction > 0 else None,
-                      dirichlet_fraction=cfg.dirichlet_fraction)
-        if cfg.fog:  # belief-rooted trees (no root noise option there)
-            common.pop("dirichlet_alpha")
-            common.pop("dirichlet_fraction")
+                      root_selection=cfg.root_selection, num_simulations=cfg.simulations if gumbel else None,
+                      max_considered_actions=cfg.max_considered)
+        if cfg.fog:  # belief-rooted trees: no root noise, no subtree reuse
             self.pool = SelfPlayPool(**common)
         else:
-            self.pool = MctsPool(**common, full_observability=True)
+            noise = not gumbel and cfg.dirichlet_fraction > 0
+            self.pool = MctsPool(**common, full_observability=True, reuse_tree=cfg.reuse_tree,
+                                 dirichlet_alpha=cfg.dirichlet_alpha if noise else None,
+                                 dirichlet_fraction=cfg.dirichlet_fraction)
         self.players = self.pool.player_count
         self.live = self.pool.reset()
         self.moves = np.zeros(B, np.int64)
@@ -197,7 +199,7 @@ class SelfPlay:
         from ..selfplay.beliefs import empty_world_completion
         t0 = time.perf_counter()
         per_player = self.pool.all_player_belief_requests()
-        beliefs = empty_world_completion(per_player["map_tokens"][:, :, None], request=self.live)
+        beliefs = empty_world_completion(per_player["map_tokens"][:, :, None], request=self.live, pool=self.pool)
         try:
             self.pool.submit_beliefs(self.live["state_id"], beliefs)
             ok = True
@@ -222,18 +224,21 @@ class SelfPlay:
         searched = self._search()
         t0 = time.perf_counter()
         root = self.pool.root_policy(temperature=1.0) if searched else self._policy_only()
-        policy = root["policy"]
+        gumbel = searched and self.cfg.root_selection == "gumbel"
+        policy = root["improved_policy"] if gumbel else root["policy"]
         mask = live["action_mask"].astype(bool)
         envs = np.arange(self.cfg.envs)
         self.builder.add_batch(envs, live["map_tokens"], live["state"], live["action_features"], mask, policy,
                                live["to_play"])
-        greedy = np.where(mask, policy, -1.0).argmax(1)
-        sample = self.moves < self.cfg.temperature_moves
-        rows = greedy.copy()
-        if sample.any():
-            u = self.rng.random((int(sample.sum()), 1))
-            cdf = np.cumsum(np.where(mask[sample], policy[sample], 0.0), 1)
-            rows[sample] = np.minimum((cdf < u * cdf[:, -1:]).sum(1), live["legal_action_count"][sample] - 1)
+        if gumbel:  # the sequential-halving winner (the root's Gumbel noise explores)
+            rows = root["selected_row"].astype(np.int64)
+        else:
+            rows = np.where(mask, policy, -1.0).argmax(1)
+            sample = self.moves < self.cfg.temperature_moves
+            if sample.any():
+                u = self.rng.random((int(sample.sum()), 1))
+                cdf = np.cumsum(np.where(mask[sample], policy[sample], 0.0), 1)
+                rows[sample] = np.minimum((cdf < u * cdf[:, -1:]).sum(1), live["legal_action_count"][sample] - 1)
         actions = root["action_id"][envs, rows].astype(np.int32)
         self.live = live = self.pool.step_checked(actions, root["state_id"])
         self.time_pool += time.perf_counter() - t0

@@ -26,6 +26,9 @@ class AlphaZeroConfig:
     simulations: int = 32
     max_actions: int = 512
     pending_leaves: int = 2
+    root_selection: str = "gumbel"     # "gumbel" (train on the improved policy) or "puct" (on visit counts)
+    max_considered: int = 16
+    reuse_tree: bool = True            # MctsPool keeps the chosen subtree across real moves
     c_puct: float = 1.5
     dirichlet_alpha: float = 0.3
     dirichlet_fraction: float = 0.25
@@ -59,6 +62,8 @@ class AlphaZeroConfig:
                      "dirichlet_fraction"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        if self.root_selection not in ("gumbel", "puct"):
+            raise ValueError(f"root_selection must be 'gumbel' or 'puct', got {self.root_selection!r}")
         if not 1 <= self.pending_leaves <= 8:
             raise ValueError(f"pending_leaves must be in [1, 8], got {self.pending_leaves}")
         if self.init_weights is not None and not os.path.isfile(self.init_weights):
@@ -79,10 +84,13 @@ FIELD_HELP = {
     "simulations": "search simulations per move",
     "max_actions": "action rows per batch row (larger positions are truncated, End Turn kept)",
     "pending_leaves": "leaves in flight per tree and round (1..8)",
+    "root_selection": "gumbel: sequential halving, improved-policy targets; puct: visit-count targets",
+    "max_considered": "actions the Gumbel root samples",
+    "reuse_tree": "keep the chosen subtree across real moves (full observability)",
     "c_puct": "PUCT exploration constant",
-    "dirichlet_alpha": "root noise Dir(alpha) (full observability only)",
+    "dirichlet_alpha": "PUCT root noise Dir(alpha) (full observability only)",
     "dirichlet_fraction": "root noise weight (0: none)",
-    "temperature_moves": "decisions per game sampled from the visit counts, the rest take the most visited",
+    "temperature_moves": "PUCT: decisions per game sampled from the visit counts, the rest take the most visited",
     "buffer": "replay capacity in positions",
     "batch": "positions per learner step",
     "lr": "AdamW learning rate",
