@@ -96,11 +96,7 @@ class Learner:
         logits, values = self.net(b["map_tokens"], b["state"], b["features"], b["row_position"])
         n = b["state"].shape[0]
         logp = segment_log_softmax(logits, b["row_position"], n)
-        target = b["policy"]
-        if self.cfg.policy_temperature != 1.0:
-            target = target ** (1.0 / self.cfg.policy_temperature)
-            target = target / torch.zeros(n).index_add(0, b["row_position"], target)[b["row_position"]]
-        policy_loss = -(target * logp).sum() / n
+        policy_loss = -(b["policy"] * logp).sum() / n
         value_loss = ((values - b["values"]) ** 2 * b["value_mask"]).sum() / b["value_mask"].sum()
         loss = policy_loss + self.cfg.value_weight * value_loss
         self.optimizer.zero_grad(set_to_none=True)
@@ -368,19 +364,20 @@ def train(cfg: AlphaZeroConfig, resume: bool = False) -> Path:
 
     try:
         # 1. expert warm start
-        if counters["expert_games"] < cfg.expert_games and elapsed() < budget:
+        expert_end = min(budget, cfg.expert_minutes * 60) if cfg.expert_minutes > 0 else budget
+        if counters["expert_games"] < cfg.expert_games and elapsed() < expert_end:
             from .expert import expert_chunks
             done = counters["expert_games"]
             for chunk in expert_chunks(cfg.expert_games - done, cfg.expert_simulations, seed=cfg.seed + 10_000_000 + done,
                                        map_size=cfg.map_size, full_observability=not cfg.fog,
-                                       workers=cfg.expert_workers):
+                                       workers=cfg.expert_workers, policy_temperature=cfg.expert_temperature):
                 with buffer_lock:
                     buffer.add(chunk)
                 counters["expert_games"] += 1
                 progress.update(elapsed(), status())
                 if elapsed() >= next_ckpt:
                     checkpoint()
-                if elapsed() >= budget:
+                if elapsed() >= expert_end:
                     break
         # 2. self-play
         if elapsed() < budget:

@@ -20,6 +20,8 @@ class AlphaZeroConfig:
     expert_games: int = 0
     expert_simulations: int = 800
     expert_workers: int = 2
+    expert_temperature: float = 0.5    # the expert's policy targets: visits^(1/T), renormalised
+    expert_minutes: float = 0.0        # > 0: the expert phase ends after this many minutes at the latest
     # self-play
     fog: bool = False
     envs: int = 64
@@ -39,7 +41,6 @@ class AlphaZeroConfig:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     value_weight: float = 1.0
-    policy_temperature: float = 1.0    # targets p^(1/T), renormalised (T < 1 sharpens the visit distribution)
     replay_ratio: float = 8.0
     publish_every: int = 50
     # network
@@ -54,11 +55,11 @@ class AlphaZeroConfig:
         """Validates the fields (ValueError on the first bad one); returns self."""
         positive = ("minutes", "envs", "simulations", "max_actions", "pending_leaves", "buffer", "batch", "lr",
                     "replay_ratio", "publish_every", "checkpoint_minutes", "expert_simulations", "expert_workers",
-                    "policy_temperature")
+                    "expert_temperature")
         for name in positive:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
-        for name in ("expert_games", "temperature_moves", "c_puct", "weight_decay", "value_weight",
+        for name in ("expert_games", "expert_minutes", "temperature_moves", "c_puct", "weight_decay", "value_weight",
                      "dirichlet_fraction"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
@@ -79,6 +80,8 @@ FIELD_HELP = {
     "expert_games": "games of the native MCTS bot against itself for the warm start (0: none)",
     "expert_simulations": "the expert's simulations per decision (mcts:<this>)",
     "expert_workers": "processes playing the expert games",
+    "expert_minutes": "the expert phase ends after this many minutes at the latest (0: when its games are done)",
+    "expert_temperature": "the expert's policy targets are visits^(1/T) renormalised (T < 1 sharpens them)",
     "fog": "self-play under fog of war on SelfPlayPool with the baseline belief",
     "envs": "games played at once (B)",
     "simulations": "search simulations per move",
@@ -96,7 +99,6 @@ FIELD_HELP = {
     "lr": "AdamW learning rate",
     "weight_decay": "AdamW weight decay",
     "value_weight": "weight of the value loss",
-    "policy_temperature": "policy targets are p^(1/T) renormalised (T < 1 sharpens the visit counts)",
     "replay_ratio": "at most this many sampled positions per position generated",
     "publish_every": "learner steps between weight updates of the actor",
     "init_weights": "start from this .paz file instead of random weights",

@@ -26,11 +26,13 @@ __all__ = ["play_expert_game", "expert_chunks"]
 
 
 def play_expert_game(seed: int, simulations: int, map_size: int = 11, full_observability: bool = True,
-                     temperature_moves: int = 0) -> Chunk | None:
+                     temperature_moves: int = 0, policy_temperature: float = 1.0) -> Chunk | None:
     """One game of ``mcts:<simulations>`` against itself from ``GameEnv(seed=seed)``; its positions.
 
-    For the first ``temperature_moves`` decisions the move is sampled from the visit counts
-    (variety between games); afterwards the bot plays its own choice."""
+    The policy target is the root's visit counts ``N^(1/policy_temperature)``, normalised (below 1
+    it sharpens the bot's rather flat visit distribution towards the move it plays). For the
+    first ``temperature_moves`` decisions the move is sampled from the visit counts (variety
+    between games); afterwards the bot plays its own choice."""
     from .. import _core
     from ..game_env import GameEnv
     game = GameEnv(seed=seed, map_size=map_size, full_observability=full_observability)
@@ -41,10 +43,12 @@ def play_expert_game(seed: int, simulations: int, map_size: int = 11, full_obser
         obs = game.observe()
         chosen, visits = _core._mcts_root_visits(game.native, simulations)
         n = int(obs["legal_action_count"])
-        policy = visits[:n] / max(int(visits[:n].sum()), 1)
-        builder.add(0, obs["map_tokens"], obs["state"], obs["action_features"][:n], policy, game.current_player)
+        counts = visits[:n].astype(np.float64)
+        target = counts ** (1.0 / policy_temperature)
+        builder.add(0, obs["map_tokens"], obs["state"], obs["action_features"][:n], target / max(target.sum(), 1e-12),
+                    game.current_player)
         if moves < temperature_moves and n > 1:
-            chosen = int(obs["action_id"][rng.choice(n, p=policy)])
+            chosen = int(obs["action_id"][rng.choice(n, p=counts / counts.sum())])
         game.step(int(chosen))
         moves += 1
     P = game.num_players
@@ -61,10 +65,11 @@ def _worker(args) -> Chunk | None:
 
 
 def expert_chunks(games: int, simulations: int, seed: int = 0, map_size: int = 11, full_observability: bool = True,
-                  workers: int = 2, temperature_moves: int = 8) -> Iterator[Chunk]:
+                  workers: int = 2, temperature_moves: int = 8, policy_temperature: float = 1.0) -> Iterator[Chunk]:
     """Plays ``games`` expert games (seeds ``seed``, ``seed + 1``, ...) on ``workers`` processes and
-    yields each game's chunk as it finishes (in seed order)."""
-    jobs = [(seed + g, simulations, map_size, full_observability, temperature_moves) for g in range(games)]
+    yields each game's chunk as it finishes (in seed order); arguments as :func:`play_expert_game`."""
+    jobs = [(seed + g, simulations, map_size, full_observability, temperature_moves, policy_temperature)
+            for g in range(games)]
     if workers <= 1:
         for job in jobs:
             chunk = _worker(job)
