@@ -175,7 +175,6 @@ NO_TORCH = textwrap.dedent("""
     import gymnasium as gym
     import polyenv
     from polyenv import GameEnv, VectorGameEnv, bots
-    from polyenv.envs import TribesAECEnv
     from polyenv.evaluation import tournament
     game = GameEnv(seed=1, map_size=11)
     for _ in range(20):
@@ -187,7 +186,7 @@ NO_TORCH = textwrap.dedent("""
         batch = env.step(batch["action_id"][:, 0])
     g = gym.make("polyenv/Tribes-v0", map_size=11, opponent="az:2")
     obs, info = g.reset(seed=4)
-    obs, reward, term, trunc, info = g.step(int(np.flatnonzero(info["action_mask"])[0]))
+    obs, reward, term, trunc, info = g.step(int(np.flatnonzero(obs["action_mask"])[0]))
     result = tournament(["az:1", "random"], games=2, seed=5)
     assert result.games.sum() == 4
     try:
@@ -206,11 +205,20 @@ def test_az_plays_in_every_api_without_torch():
     assert out.stdout.strip().endswith("ok")
 
 
+def test_pettingzoo_example_takes_az_without_torch():
+    code = ("import runpy, sys; sys.modules['torch'] = None; sys.argv = ['pettingzoo_selfplay.py', '--players', '2', "
+            "'--games', '1', '--policy', 'az:2']; runpy.run_path('examples/pettingzoo_selfplay.py', run_name='__main__')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "policy az:2" in out.stdout
+
+
 def test_cli_play_and_tournament_take_az(tmp_path):
     common = dict(capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
                   timeout=300)
     play = subprocess.run([sys.executable, "-c", "import sys; sys.modules['torch'] = None; from polyenv.cli import main;"
-                           " raise SystemExit(main(['play', '--bots', 'az:2,greedy', '--seed', '3', '--quiet']))"],
+                           " raise SystemExit(main(['play', '--bots', 'az:2,greedy', '--seed', '3', '--render', 'none', '--final-only']))"],
                           **common)
     assert play.returncode == 0, play.stderr[-2000:]
     tour = subprocess.run([sys.executable, "-m", "polyenv", "tournament", "--players", "az:1,random", "--games", "2",
