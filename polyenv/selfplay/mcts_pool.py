@@ -114,10 +114,12 @@ class MctsPool:
     Args:
         num_envs: B, live games (and trees).
         seed: episode k of game i is ``GameEnv(seed=seed + i + k * B)`` (as VectorGameEnv).
-        map_size, players, mode, max_turns, full_observability: the game (as VectorGameEnv).
-            The search reads the authoritative state: exact with ``full_observability=True``.
-            ``map_size`` None: 11, or the levels' size; ``players`` None: (Bardur, Imperius),
-            or every level's own tribes.
+        map_size: board side N; None: 11, or the levels' size.
+        players: tribes in turn order, 2 to 16; None: (Bardur, Imperius), or every level's own tribes.
+        mode: ``"capitals"`` or ``"score"``.
+        max_turns: overrides the mode's turn limit.
+        full_observability: True (default) plays without fog of war: the search reads the true
+            state, which is exact only then (for fog of war use :class:`SelfPlayPool`).
         level: one Tribes CSV level (a path or the text) every episode is played on.
         levels: a level pool (a path, a glob, CSV text, or a list of them): episode k of
             game i is played on ``levels[(i + k * B) % len(levels)]`` with seed ``seed + i + k * B``.
