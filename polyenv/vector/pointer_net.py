@@ -44,8 +44,12 @@ class PointerActorCritic(nn.Module):
     """Logits over the action rows and a value, from a dense batch.
 
     Args:
-        num_tiles: ``map_size ** 2``; num_rows: the env's ``max_actions``.
-        tile_dim, row_dim, context_dim, hidden_dim: layer widths.
+        num_tiles: ``map_size ** 2``.
+        num_rows: the env's ``max_actions``.
+        tile_dim: width of a tile's embedding.
+        row_dim: width of an action row's embedding.
+        context_dim: width of the board summary.
+        hidden_dim: width of the scoring and value layers.
         shared_trunk: let the value loss train the shared embeddings too (default False).
 
     ``forward(obs)`` takes a mapping with :data:`OBSERVATION_KEYS` ([B, ...])
