@@ -1,6 +1,6 @@
-"""RolloutBuffer: fixed-length on-policy storage of [T, B] steps of a VectorGameEnv batch (seed 001).
+"""RolloutBuffer: fixed-length on-policy storage of [T, B] steps of a VectorGameEnv batch.
 
-The usage cycle is the seed's: ``add()`` up to ``max_length`` steps, then
+The usage cycle: ``add()`` up to ``max_length`` steps, then
 ``compute_returns(gamma)`` or ``compute_gae(...)``, one gradient update,
 ``clear()``, repeat. Every field is one array allocated (zero-filled) in the
 constructor, shaped ``[max_length, num_envs, ...]``; nothing is allocated per
