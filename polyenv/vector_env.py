@@ -4,7 +4,7 @@ This module is a thin layer over the native ``polyenv._core.VectorEnv``: it
 converts names and lenient inputs, and documents the API. Every call runs in
 C++ with the GIL released; nothing here loops over environments or rows.
 
-Batch (seed 000 layout; B rows, tiles = map_size**2, Amax = max_actions,
+Batch (B rows, tiles = map_size**2, Amax = max_actions,
 K = visible_event_history):
 
 =============================  =======  ===================  =========================================
@@ -152,7 +152,7 @@ class VectorGameEnv:
             ``"greedy"`` or ``"mcts"`` / ``"mcts:<simulations>"``: the built-in bot plays every
             seat not in ``learner_seats`` natively, inside the same call, so rows show only learners' turns.
         learner_seats: seats played through the rows when ``opponent`` is set (default ``(0,)``).
-        reward: ``"terminal"`` (default, the seed-000 reward) or ``"score_delta"`` (below).
+        reward: ``"terminal"`` (default: the game result alone) or ``"score_delta"`` (below).
 
     Rewards: ``reward`` is +1 when the row's action ended the game with a win for
     the player who took it, -1 when it ended in that player's loss, 0 otherwise.
