@@ -1,4 +1,4 @@
-"""MctsPool: native batched PUCT search over many live games (seed 002's full-information pool).
+"""MctsPool: native batched PUCT search over many live games (full information: trees rooted in the true state).
 
 The pool owns ``num_envs`` live games and one search tree per game in C++;
 the policy/value model lives outside (any framework). One search round is::
@@ -9,7 +9,7 @@ the policy/value model lives outside (any framework). One search round is::
 
 then ``pool.root_policy(temperature)`` gives visit counts and a policy over
 each root's action rows and ``pool.step_checked(actions, root["state_id"])``
-advances the games. See ``docs/mcts_pool.md`` for every key and error.
+advances the games. The MctsPool page of the documentation lists every key and error.
 """
 
 from __future__ import annotations
