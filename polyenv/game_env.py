@@ -208,7 +208,7 @@ class GameEnv:
     def action_id(self, kind: str, source=None, target=None, arg=None) -> int:
         """The stable id of an action named by its kind (it may be illegal now).
 
-        See docs/gameenv_api.md for the arguments of each kind; tiles are indices
+        The GameEnv page of the documentation lists the arguments of each kind; tiles are indices
         or (x, y) pairs, techs / unit types / buildings are names or ints.
         """
         if kind not in _KINDS:
@@ -262,7 +262,7 @@ class GameEnv:
     # ------------------------------------------------------------------ observation
     def observe(self, player: int | None = None, max_actions: int | None = None,
                 include_combat_preview: bool = False) -> dict:
-        """The seed-000 fields of one game for ``player`` (default: the current player).
+        """The observation fields of one game for ``player`` (default: the current player).
 
         Returns map_tokens int32 [tiles, 23], state int32 [11], action_id int32
         [A], action_features int32 [A, 17], action_arg_mask uint8 [A, 12],
