@@ -67,6 +67,7 @@ class PointerActorCritic(nn.Module):
         self.value_out = nn.Linear(hidden_dim, 1)
 
     def forward(self, obs) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits float32 [B, A], value float32 [B])`` of a mapping with ``OBSERVATION_KEYS`` ([B, ...])."""
         x = {k: torch.as_tensor(obs[k]).float() for k in OBSERVATION_KEYS}
         features = self.extractor(x)
         logits = self.head.forward_actor(features)
