@@ -26,12 +26,15 @@ from ..vector_env import _actions, _state_ids
 
 __all__ = ["MctsPool", "StaleLeafError", "PendingLeavesError", "ActionOverflowError"]
 
-#: A leaf id that is not pending (unknown, consumed, or invalidated by a step / reset).
 StaleLeafError = _core.StaleLeafError
-#: step() / step_checked() while leaves are pending evaluation.
+StaleLeafError.__doc__ = ("A leaf id that is not pending (unknown, consumed, cancelled, or invalidated by a step or "
+                          "reset); nothing was changed.")
 PendingLeavesError = _core.PendingLeavesError
-#: require_all_actions=True and a position has more legal actions than max_actions.
+PendingLeavesError.__doc__ = ("A step or reset while leaves are pending evaluation: back them up, cancel them or "
+                              "abort the search first; nothing was changed.")
 ActionOverflowError = _core.ActionOverflowError
+ActionOverflowError.__doc__ = ("require_all_actions=True and a position has more legal actions than max_actions "
+                               "(raise max_actions, or allow truncation).")
 
 _MIB = 1024 * 1024
 

@@ -31,8 +31,9 @@ from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments
 
 __all__ = ["SelfPlayPool", "BeliefsMissingError"]
 
-#: select_leaves() before every game has a belief root for its live state id.
 BeliefsMissingError = _core.BeliefsMissingError
+BeliefsMissingError.__doc__ = ("select_leaves() before beliefs were submitted for every game's live state id "
+                               "(submit_beliefs after each reset and step).")
 
 
 class SelfPlayPool(MctsPool):
