@@ -34,6 +34,7 @@ __all__ = ["GameDescription", "game_description", "MIN_PLAYERS", "MAX_PLAYERS", 
 GameDescription = _core.GameDescription
 #: The engine's one player-count rule: a game has MIN_PLAYERS..MAX_PLAYERS players.
 MIN_PLAYERS: int = _core.MIN_PLAYERS
+#: The most players a game may have (16).
 MAX_PLAYERS: int = _core.MAX_PLAYERS
 #: The action rows a description assumes when none are given (the environments' default ``max_actions``).
 DEFAULT_MAX_ACTIONS = 512
