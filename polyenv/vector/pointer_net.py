@@ -25,6 +25,7 @@ from .policies import PointerHead, TribesRowsExtractor
 
 __all__ = ["PointerActorCritic", "OBSERVATION_KEYS", "save_checkpoint", "load_checkpoint", "CHECKPOINT_FORMAT"]
 
+#: The ``format`` field of a checkpoint file (save_checkpoint / load_checkpoint).
 CHECKPOINT_FORMAT = "polyenv-pointer"
 #: The batch fields the network reads.
 OBSERVATION_KEYS = ("map_tokens", "state", "action_features", "action_mask")
