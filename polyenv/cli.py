@@ -35,6 +35,7 @@ from .description import MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = ["main", "load_record", "RECORD_FORMAT"]
 
+#: The ``format`` field of a game record (``polyenv play --save``).
 RECORD_FORMAT = "polyenv-game"
 RECORD_VERSION = 1
 #: Benchmark scripts run by ``polyenv bench``, in order (benchmarks/<name>.py).
