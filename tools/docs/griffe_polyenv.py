@@ -6,6 +6,8 @@ a reader of ``help()`` sees them, statically, so the site builds without compili
   the docstring of the property it names.
 * ``Name = _core.Name`` (a class or function of the compiled module, documented by its stub
   ``polyenv/_core.pyi``) becomes an alias of ``polyenv._core.Name``.
+* A ``#:`` comment on the lines above an assignment is its docstring (Sphinx's form; griffe reads only a
+  string after the assignment).
 * Sphinx roles in docstrings (``:class:`polyenv.GameEnv```) become inline code: Markdown has no roles.
 """
 
@@ -33,18 +35,35 @@ def _property_doc(node) -> str | None:
     return ""
 
 
+def _comment_doc(lines: list[str], lineno: int) -> str:
+    """The ``#:`` comment lines right above line ``lineno`` (1-based), joined."""
+    found = []
+    k = lineno - 2
+    while k >= 0 and lines[k].strip().startswith("#:"):
+        found.append(lines[k].strip()[2:].strip())
+        k -= 1
+    return " ".join(reversed(found))
+
+
 class PolyenvDocs(griffe.Extension):
     """See the module docstring."""
 
     def on_attribute_instance(self, *, node, attr, agent, **kwargs) -> None:
+        if attr.docstring is None and isinstance(node, ast.AST) and hasattr(agent, "code"):
+            comment = _comment_doc(agent.code.splitlines(), node.lineno)
+            if comment:
+                attr.docstring = griffe.Docstring(comment, parent=attr)
         doc = _property_doc(node) if isinstance(node, ast.AST) else None
         if doc is not None:
             attr.docstring = griffe.Docstring(doc, parent=attr) if doc else None
-            attr.labels.discard("class-attribute")
+            attr.labels.difference_update({"class-attribute", "instance-attribute"})
             attr.labels.add("property")
             attr.value = None
 
     def on_class_members(self, *, node, cls, agent, **kwargs) -> None:
+        for member in cls.members.values():
+            if not member.is_alias and "property" in member.labels:
+                member.labels.difference_update({"class-attribute", "instance-attribute"})
         for name, member in list(cls.members.items()):
             if member.is_alias or not member.is_attribute or member.docstring is not None:
                 continue
@@ -59,7 +78,7 @@ class PolyenvDocs(griffe.Extension):
             if member.is_alias or not member.is_attribute or member.value is None:
                 continue
             value = str(member.value)
-            if value.startswith("_core.") and value[len("_core."):][:1].isupper() and member.docstring is None:
+            if value.startswith("_core.") and value[len("_core."):][:1].isupper():
                 target = value[len("_core."):]
                 if target.upper() != target:  # a class or function, not a constant table
                     mod.set_member(name, griffe.Alias(name, f"polyenv._core.{target}", lineno=member.lineno,
