@@ -310,13 +310,13 @@ class VectorGameEnv:
         return self._native.reset(None if seed is None else _v.seed(seed), None)
 
     def reset_into(self, buffers: dict, seed: int | None = None) -> None:
-        """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
+        """``reset(seed)`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
         self._check_open()
         self._write_into(self._native.reset, buffers, None if seed is None else _v.seed(seed))
 
     # ------------------------------------------------------------------ step
     def step(self, action_ids) -> dict:
-        """Applies one action per environment (int array [B]) and returns a fresh batch."""
+        """Applies ``action_ids`` (ints [B], one stable id per environment) and returns a fresh batch."""
         self._check_open()
         return self._native.step(None, _actions(action_ids), None, None)
 
@@ -327,13 +327,13 @@ class VectorGameEnv:
         self._write_into(self._native.step, buffers, None, action_ids, None)
 
     def step_checked(self, action_ids, state_ids) -> dict:
-        """``step`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
+        """``step(action_ids)`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
         position of environment i; one stale id raises StaleStateError and changes nothing."""
         self._check_open()
         return self._native.step(None, _actions(action_ids), _state_ids(state_ids), None)
 
     def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
-        """``step_checked`` writing into ``buffers``; int32 actions, uint64 state ids (any stride)."""
+        """``step_checked`` writing into ``buffers``: ``action_ids`` int32 [B], ``state_ids`` uint64 [B] (any stride)."""
         self._check_open()
         self._write_into(self._native.step, buffers, None, action_ids, state_ids)
 
@@ -359,8 +359,8 @@ class VectorGameEnv:
         return self._native.step(_env_ids(env_ids), _actions(action_ids), _state_ids(state_ids), None)
 
     def step_slots_into_checked(self, env_ids, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
-        """``step_slots_checked`` writing into ``buffers``; int32 actions and uint64 state
-        ids (any stride, so ``buffers["state_id"]`` itself may be passed)."""
+        """``step_slots_checked`` writing into ``buffers``: ``env_ids`` ints [R], ``action_ids`` int32 [R]
+        and ``state_ids`` uint64 [R] (any stride, so ``buffers["state_id"]`` itself may be passed)."""
         self._check_open()
         self._write_into(self._native.step, buffers, _env_ids(env_ids), action_ids, state_ids)
 
