@@ -223,17 +223,19 @@ class MctsPool:
 
     # ------------------------------------------------------------------ live games
     def reset(self, seed: int | None = None) -> dict:
-        """Starts a new episode in every game (new roots, pending leaves dropped); returns the live batch."""
+        """Starts a new episode in every game (new roots, pending leaves dropped); returns the live batch.
+
+        ``seed`` restarts the seed sequence (game i plays ``seed + i``); None continues it."""
         self._check_open()
         return self._native.reset(None if seed is None else _v.seed(seed), None)
 
     def reset_into(self, buffers: dict, seed: int | None = None) -> None:
-        """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
+        """``reset(seed)`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
         self._check_open()
         self._native.reset(None if seed is None else _v.seed(seed), buffers)
 
     def step(self, action_ids) -> dict:
-        """Applies one action per game (int [B]); illegal ids give ``action_valid=0`` and change nothing.
+        """Applies ``action_ids`` (ints [B], one per game); illegal ids give ``action_valid=0`` and change nothing.
 
         Raises PendingLeavesError while leaves are pending (cancel or back them up first).
         """
@@ -241,12 +243,13 @@ class MctsPool:
         return self._native.step(_actions(action_ids), None, None)
 
     def step_checked(self, action_ids, state_ids) -> dict:
-        """``step`` after checking every game's ``state_ids`` entry is its live state id (else StaleStateError)."""
+        """``step(action_ids)`` after checking every game's ``state_ids`` entry (uint64 [B]) is its live
+        state id (else StaleStateError)."""
         self._check_open()
         return self._native.step(_actions(action_ids), _state_ids(state_ids), None)
 
     def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
-        """``step_checked`` writing into ``buffers``: int32 [B] actions and uint64 [B] state ids (copied
+        """``step_checked`` writing into ``buffers``: ``action_ids`` int32 [B] and ``state_ids`` uint64 [B] (copied
         before the batch is written, so they may view ``buffers``)."""
         self._check_open()
         self._native.step(action_ids, state_ids, buffers)
@@ -280,7 +283,7 @@ class MctsPool:
         self._native.expand_and_backup(leaf_ids, policy_logits, values)
 
     def cancel_leaves(self, leaf_ids) -> None:
-        """Drops pending leaves (their virtual loss is rolled back; completed work is kept)."""
+        """Drops the pending leaves ``leaf_ids`` (uint64 [L]; their virtual loss is rolled back, completed work is kept)."""
         self._check_open()
         self._native.cancel_leaves(leaf_ids)
 
@@ -290,12 +293,12 @@ class MctsPool:
         self._native.abort_search()
 
     def root_policy(self, temperature: float = 1.0) -> dict:
-        """Per game: root action rows, visit counts, policy ∝ N^(1/T) (T = 0: argmax), root value."""
+        """Per game: root action rows, visit counts, policy ∝ N^(1/T) with T = ``temperature`` (0: argmax), root value."""
         self._check_open()
         return self._native.root_policy(_float(temperature, "temperature"), None)
 
     def root_policy_into(self, buffers: dict, temperature: float = 1.0) -> None:
-        """``root_policy`` into ``buffers`` (exactly ``root_policy_spec()``)."""
+        """``root_policy(temperature)`` into ``buffers`` (exactly ``root_policy_spec()``)."""
         self._check_open()
         self._native.root_policy(_float(temperature, "temperature"), buffers)
 
