@@ -143,9 +143,10 @@ class RolloutBuffer:
 
     # ------------------------------------------------------------------ add
     def add(self, batch: Mapping, action, reward, log_prob, done, value=None) -> None:
-        """Copies one step: ``batch[name]`` [B, ...] for every stored field, and the per-step
-        arrays (module docstring). Everything is validated first: a ValueError writes nothing;
-        a full buffer raises :class:`RolloutBufferFullError`."""
+        """Copies one step: ``batch[name]`` [B, ...] for every stored field, ``action`` int64 [B],
+        ``reward`` float32 [B], ``log_prob`` float32 [B], ``done`` uint8 [B] and, with ``value=True``,
+        ``value`` float32 [B]. Everything is validated first: a ValueError writes nothing; a full
+        buffer raises :class:`RolloutBufferFullError`."""
         if not isinstance(batch, Mapping):
             raise ValueError("batch must be a mapping of field name to array")
         B = self._B
