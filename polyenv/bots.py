@@ -60,13 +60,15 @@ def choose(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
 
 
 def play(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
-    """Chooses one action with ``bot``, applies it to ``game`` and returns its id."""
+    """Chooses one action with ``bot`` (a name as for :func:`choose`, ``seed`` likewise), applies it to
+    ``game`` and returns its id."""
     code, simulations = parse_bot(bot)
     return _core.bot_play(_native(game), code, _seed(seed), simulations)
 
 
 def play_turn(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     """Plays the current player's whole turn with ``bot`` (until another player
-    is to act or the game ends) and returns the number of actions applied."""
+    is to act or the game ends; ``bot`` and ``seed`` as for :func:`choose`) and
+    returns the number of actions applied."""
     code, simulations = parse_bot(bot)
     return _core.bot_play_turn(_native(game), code, _seed(seed), simulations)
