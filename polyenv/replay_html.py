@@ -2,7 +2,7 @@
 
 The page needs no server and no network: the game is embedded as JSON (the
 ground-truth tiles of the first position, then per action only the tiles that
-changed, with the round, the player to move, the scores and a description of
+changed, with the turn, the player to move, the scores and a description of
 the action), and a small script draws every position on a canvas in the colours
 of :mod:`polyenv.render`. Controls: a slider over the positions (one per
 action; ``#frame=K`` in the address opens position K, ``#play`` starts
@@ -72,11 +72,11 @@ def replay_html(game: GameEnv, actions, title: str = "polyenv replay", tile_px: 
         changed = np.flatnonzero((tiles != previous).any(axis=1))
         delta = np.concatenate([changed[:, None], tiles[changed]], axis=1).ravel().tolist()
         previous = tiles
-        event = "" if action is None else f"r{game.turn} p{game.current_player}: {game.describe_action(action)}"
-        frames.append({"t": game.turn, "p": game.current_player, "s": game.scores(), "d": delta,
+        event = "" if action is None else f"t{game.turn_number} p{game.current_player}: {game.describe_action(action)}"
+        frames.append({"t": game.turn_number, "p": game.current_player, "s": game.scores(), "d": delta,
                        "e": event, "st": _status(game)})
     data = {
-        "n": game.map_size, "px": int(tile_px), "players": players, "names": names, "columns": TILE_COLUMNS,
+        "n": game.map_size, "turn_limit": game.turn_limit, "px": int(tile_px), "players": players, "names": names, "columns": TILE_COLUMNS,
         "initial": first.ravel().tolist(), "frames": frames,
         "terrain_colors": TERRAIN_COLORS.tolist(), "player_colors": PLAYER_COLORS.tolist(),
         "unit_letters": _UNIT_CHAR, "unit_names": list(UNIT_TYPES), "building_names": list(BUILDINGS),
@@ -227,7 +227,7 @@ function show(k) {
   for (let x = 0; x < N; x++) for (let y = 0; y < N; y++) drawTile(s, x, y);
   slider.value = k; current = k;
   document.getElementById("pos").textContent = `${k} / ${D.frames.length - 1}`;
-  document.getElementById("status").textContent = `round ${f.t}, ${f.st}`;
+  document.getElementById("status").textContent = `turn ${f.t}/${D.turn_limit}, ${f.st}`;
   document.getElementById("scores").innerHTML = f.s.map((v, p) =>
     `<span class="chip" style="background:${rgb(pcolor(p))}"></span>p${p} ${D.names[p]}: ${v}`).join("<br>");
   log.querySelectorAll("div.cur").forEach(e => e.classList.remove("cur"));

@@ -17,6 +17,7 @@ import importlib
 import importlib.util
 import inspect
 import io
+import pkgutil
 import re
 import subprocess
 import sys
@@ -180,17 +181,16 @@ def _spans() -> list[tuple[str, str]]:
     return out
 
 
-PUBLIC_MODULES = [
-    "polyenv", "polyenv.bots", "polyenv.description", "polyenv.game_env", "polyenv.vector_env", "polyenv.rollout",
-    "polyenv.render", "polyenv.replay_html", "polyenv.replay_media", "polyenv.flat", "polyenv.evaluation",
-    "polyenv.cli", "polyenv.cli_tournament", "polyenv.selfplay", "polyenv.selfplay.mcts_pool",
-    "polyenv.selfplay.selfplay_pool", "polyenv.selfplay.beliefs", "polyenv.envs", "polyenv.envs.gym_env",
-    "polyenv.envs.tribes_aec", "polyenv.envs.registration", "polyenv.envs.options", "polyenv.envs.spaces",
-    "polyenv.vector", "polyenv.vector.gym_vector", "polyenv.vector.sb3", "polyenv.vector.policies",
-    "polyenv.vector.pointer_net", "polyenv.distributed", "polyenv.distributed.multi_agent",
-    "polyenv.distributed.rl_module", "polyenv.distributed.training", "polyenv.distributed.fleet",
-    "polyenv.distributed.worker",
-]
+def _public_module_names() -> list[str]:
+    """polyenv and every module under it whose dotted name has no part starting with an underscore."""
+    names = ["polyenv"]
+    for info in pkgutil.walk_packages([str(ROOT / "polyenv")], "polyenv."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            names.append(info.name)
+    return names
+
+
+PUBLIC_MODULES = _public_module_names()
 #: Short names the pages use for modules.
 MODULE_ALIASES = {"tribes_aec_v0": "polyenv.envs.tribes_aec", "bots": "polyenv.bots", "polyenv": "polyenv"}
 #: Prefixes of calls that are not polyenv's (left alone).
