@@ -16,7 +16,7 @@ too.
 
 Usage::
 
-    python benchmarks/engine_vs_java.py --java /work/java/tribes-speed [--chunks 3] [--seconds 3]
+    python benchmarks/engine_vs_java.py --java PATH [--chunks 3] [--seconds 3]
                                         [--baseline /path/to/old/build]
 """
 
