@@ -18,6 +18,11 @@
    simulations/s (leaf rows backed up per second, terminal backups excluded),
    bytes per leaf row, the share of worker time spent encoding leaf rows, and
    accounted memory per tree node.
+3. Root selection: the same pool and evaluator with PUCT, with
+   root_selection="gumbel" (num_simulations = the rounds per move) and with
+   Gumbel plus reuse_tree=True, 1 thread, 1 and 4 pending leaves, measured
+   interleaved in one run; prints simulations/s and the ratio Gumbel / PUCT.
+   ``--sections selection`` runs only this part.
 """
 from __future__ import annotations
 
@@ -87,10 +92,11 @@ def java_rate(java_dir: str, decisions: int, warm: float) -> dict:
             "jvm_cpu_s": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)}
 
 
-def pool_run(threads: int, pending: int, args) -> dict:
+def pool_run(threads: int, pending: int, args, **selection) -> dict:
+    """One pool run; ``selection``: MctsPool's root_selection / num_simulations / reuse_tree arguments."""
     pool = MctsPool(args.envs, seed=7, map_size=11, players=(Bardur, Imperius), num_threads=threads,
                     max_actions=args.max_actions, require_all_actions=False,
-                    max_pending_leaves_per_tree=pending)
+                    max_pending_leaves_per_tree=pending, **selection)
     pool.reset()
     A = pool.max_actions
     leaf_rows = 0
@@ -111,13 +117,14 @@ def pool_run(threads: int, pending: int, args) -> dict:
         nodes += int(stats["nodes"].sum())
         bytes_ += int(stats["bytes"].sum())
         root = pool.root_policy(1.0)
-        pool.step_checked(root["action_id"][np.arange(args.envs), root["visit_count"].argmax(1)], root["state_id"])
+        pool.step_checked(root["selected_action"], root["state_id"])  # PUCT: the most visited row
     select_ns, encode_ns, backup_ns = pool._native._timing()
     spec = pool.leaf_batch_spec(1)
     row_bytes = sum(int(np.prod(f["shape"])) * f["dtype"].itemsize for f in spec.values())
     pool.close()
     return {"rows_per_s": leaf_rows / spent, "rows_per_cpu_s": leaf_rows / cpu, "row_bytes": row_bytes,
-            "encode_share": encode_ns / (select_ns + encode_ns + backup_ns), "bytes_per_node": bytes_ / nodes,
+            "encode_share": encode_ns / (select_ns + encode_ns + backup_ns),
+            "select_share": select_ns / (select_ns + encode_ns + backup_ns), "bytes_per_node": bytes_ / nodes,
             "cores": cpu / spent}
 
 
@@ -139,8 +146,41 @@ def main():
     p.add_argument("--max-actions", type=int, default=256)
     p.add_argument("--rounds", type=int, default=16, help="select/backup rounds per move")
     p.add_argument("--moves", type=int, default=2)
+    p.add_argument("--sections", default="bot,pool,selection",
+                   help="comma-separated parts to run: bot (native bot, Java), pool, selection")
     args = p.parse_args()
+    sections = set(args.sections.split(","))
+    print(f"MCTS benchmark ({os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.1f})")
+    if "bot" in sections:
+        bot_section(args)
+    if "pool" in sections:
+        pool_section(args)
+    if "selection" in sections:
+        selection_section(args)
 
+
+def selection_section(args) -> None:
+    """PUCT against Gumbel root selection (and Gumbel with subtree reuse), interleaved, one thread."""
+    print(f"  Root selection, MctsPool, NumPy uniform evaluator, B={args.envs}, 11x11 2p, "
+          f"max_actions={args.max_actions}, {args.rounds} rounds x {args.moves} moves, 1 thread:")
+    variants = {"puct": {}, "gumbel": dict(root_selection="gumbel", num_simulations=args.rounds),
+                "gumbel+reuse": dict(root_selection="gumbel", num_simulations=args.rounds, reuse_tree=True)}
+    for pending in (1, 4):
+        best = {name: 0.0 for name in variants}
+        share = {}
+        for _ in range(2):  # interleaved repeats: the faster of two, same conditions for all
+            for name, kw in variants.items():
+                r = pool_run(1, pending, args, **kw)
+                best[name] = max(best[name], r["rows_per_s"])
+                share[name] = r["select_share"]
+        for name in variants:
+            print(f"    pending {pending}, {name:13s}: {best[name]:10,.0f} simulations (leaf rows)/s, "
+                  f"selection {100 * share[name]:4.1f}% of worker time")
+        print(f"    pending {pending}, ratio gumbel / puct: {best['gumbel'] / best['puct']:.2f}x, "
+              f"gumbel+reuse / puct: {best['gumbel+reuse'] / best['puct']:.2f}x")
+
+
+def bot_section(args) -> None:
     positions = mid_game_positions(args.positions, 6, 11)
     # Native rates before and after the JVM run (the faster of the two: same conditions as Java's run).
     variants = {"shipped": None, "root": 0, "every": 1}
@@ -149,7 +189,6 @@ def main():
     for name, scope in variants.items():
         again = native_bot_rate(args.simulations, positions, scope)
         rates[name] = (max(rates[name][0], again[0]), max(rates[name][1], again[1]))
-    print(f"MCTS benchmark ({os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.1f})")
     labels = {"shipped": "shipped native MCTS bot (greedy-gain prior inherited from the parent node, prior_scope 3)",
               "root": "same search, greedy-gain prior at the root only (prior_scope 0)",
               "every": "same search, every node probing every action (prior_scope 1)"}
@@ -166,6 +205,9 @@ def main():
         for name in variants:
             print(f"  ratio {name:8s} / Java (wall-clock iterations/s, same run): "
                   f"{rates[name][0] / java['iterations_per_s']:8.1f}x")
+
+
+def pool_section(args) -> None:
     print(f"  MctsPool, NumPy uniform evaluator, B={args.envs}, 11x11 2p, max_actions={args.max_actions} "
           f"(require_all_actions=False), {args.rounds} rounds x {args.moves} moves:")
     results = {}

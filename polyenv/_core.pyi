@@ -365,17 +365,25 @@ class ActionOverflowError(RuntimeError):
     """
 class MctsPool:
     """
-    Native batched PUCT search pool (use polyenv.MctsPool)
+    Native batched PUCT or Gumbel search pool (use polyenv.MctsPool)
     """
-    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, dirichlet_alpha: typing.SupportsFloat | typing.SupportsIndex, dirichlet_fraction: typing.SupportsFloat | typing.SupportsIndex, levels: collections.abc.Sequence[str] = []) -> None:
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, dirichlet_alpha: typing.SupportsFloat | typing.SupportsIndex, dirichlet_fraction: typing.SupportsFloat | typing.SupportsIndex, levels: collections.abc.Sequence[str] = [], reuse_tree: bool = False, root_selection: str = 'puct', num_simulations: typing.SupportsInt | typing.SupportsIndex = 0, max_considered_actions: typing.SupportsInt | typing.SupportsIndex = 16, gumbel_scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, gumbel_value_scale: typing.SupportsFloat | typing.SupportsIndex = 0.1, gumbel_maxvisit_init: typing.SupportsFloat | typing.SupportsIndex = 50.0) -> None:
         ...
     def _leaf_actions(self, leaf_id: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
         ...
+    def _load_state(self, env: typing.SupportsInt | typing.SupportsIndex, data: bytes) -> None:
+        """
+        Tests: replace a live game by a serialized state (fresh tree)
+        """
     def _state_digest(self) -> int:
         ...
     def _timing(self) -> typing.Annotated[list[int], "FixedSize(3)"]:
         """
         Cumulative worker ns in selection, leaf encoding, expansion + backup
+        """
+    def _tree(self, env: typing.SupportsInt | typing.SupportsIndex) -> dict:
+        """
+        Tests: every node and edge statistic of tree env as NumPy arrays
         """
     def abort_search(self) -> None:
         ...
@@ -433,7 +441,7 @@ class SelfPlayPool(MctsPool):
     """
     Native belief-rooted MCTS self-play pool (use polyenv.SelfPlayPool)
     """
-    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, history: typing.SupportsInt | typing.SupportsIndex) -> None:
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, require_all_actions: bool, auto_reset: bool, c_puct: typing.SupportsFloat | typing.SupportsIndex, max_pending: typing.SupportsInt | typing.SupportsIndex, virtual_loss: typing.SupportsFloat | typing.SupportsIndex, max_nodes: typing.SupportsInt | typing.SupportsIndex, max_bytes: typing.SupportsInt | typing.SupportsIndex, history: typing.SupportsInt | typing.SupportsIndex, root_selection: str = 'puct', num_simulations: typing.SupportsInt | typing.SupportsIndex = 0, max_considered_actions: typing.SupportsInt | typing.SupportsIndex = 16, gumbel_scale: typing.SupportsFloat | typing.SupportsIndex = 1.0, gumbel_value_scale: typing.SupportsFloat | typing.SupportsIndex = 0.1, gumbel_maxvisit_init: typing.SupportsFloat | typing.SupportsIndex = 50.0) -> None:
         ...
     def _belief_digest(self) -> int:
         ...

@@ -13,6 +13,7 @@
 #include "bindings.hpp"
 #include "config_args.hpp"
 #include "pool_outputs.hpp"
+#include "root_selection_args.hpp"
 
 namespace polyenv::python {
 
@@ -65,6 +66,60 @@ py::array_t<int64_t> int_column(const std::vector<TreeStats>& stats, int64_t Tre
   return a;
 }
 
+// Tests: tree env's statistics (a root policy call cannot show the nodes below the root).
+py::dict tree_arrays(MctsPool& p, int env) {
+  std::lock_guard<std::recursive_mutex> lock(p.lock());
+  p.check_open();
+  if (env < 0 || env >= p.num_envs()) throw InvalidArgument("env " + std::to_string(env) + " is out of range");
+  const SearchTree& t = p.search_tree(env);
+  const py::ssize_t N = t.num_nodes();
+  py::ssize_t E = 0;
+  for (int32_t n = 0; n < t.num_nodes(); ++n) E += t.num_edges(n);
+  auto parent = new_array<int32_t>({N}), first = new_array<int32_t>({N}), edges = new_array<int32_t>({N});
+  auto visits = new_array<int32_t>({N}), actor = new_array<int32_t>({N});
+  auto expanded = new_array<uint8_t>({N});
+  auto value = new_array<double>({N}), raw = new_array<double>({N});
+  auto action = new_array<int32_t>({E}), child = new_array<int32_t>({E}), evisits = new_array<int32_t>({E});
+  auto prior = new_array<float>({E});
+  auto evalue = new_array<double>({E});
+  for (int32_t n = 0; n < t.num_nodes(); ++n) {
+    first.mutable_data()[n] = t.first_edge(n);
+    edges.mutable_data()[n] = t.num_edges(n);
+    visits.mutable_data()[n] = t.node_visits(n);
+    actor.mutable_data()[n] = t.node_actor(n);
+    expanded.mutable_data()[n] = t.expanded(n);
+    value.mutable_data()[n] = t.node_value_sum(n);
+    raw.mutable_data()[n] = t.node_raw_value(n);
+    parent.mutable_data()[n] = -1;
+  }
+  for (int32_t n = 0; n < t.num_nodes(); ++n) {
+    for (int32_t e = t.first_edge(n); e < t.first_edge(n) + t.num_edges(n); ++e) {
+      action.mutable_data()[e] = t.edge_action(e);
+      child.mutable_data()[e] = t.edge_child(e);
+      evisits.mutable_data()[e] = t.edge_visits(e);
+      prior.mutable_data()[e] = t.edge_prior(e);
+      evalue.mutable_data()[e] = t.edge_value_sum(e);
+      if (t.edge_child(e) >= 0) parent.mutable_data()[t.edge_child(e)] = n;
+    }
+  }
+  py::dict d;
+  d["parent"] = parent;
+  d["first_edge"] = first;
+  d["num_edges"] = edges;
+  d["visits"] = visits;
+  d["actor"] = actor;
+  d["expanded"] = expanded;
+  d["value_sum"] = value;
+  d["raw_value"] = raw;
+  d["edge_action"] = action;
+  d["edge_child"] = child;
+  d["edge_visits"] = evisits;
+  d["edge_prior"] = prior;
+  d["edge_value_sum"] = evalue;
+  d["bytes"] = t.bytes();
+  return d;
+}
+
 }  // namespace
 
 void init_mcts_pool(py::module_& m) {
@@ -72,14 +127,19 @@ void init_mcts_pool(py::module_& m) {
   py::register_exception<PendingLeaves>(m, "PendingLeavesError", PyExc_RuntimeError);
   py::register_exception<ActionOverflow>(m, "ActionOverflowError", PyExc_RuntimeError);
 
-  py::class_<MctsPool>(m, "MctsPool", "Native batched PUCT search pool (use polyenv.MctsPool)")
+  py::class_<MctsPool>(m, "MctsPool", "Native batched PUCT or Gumbel search pool (use polyenv.MctsPool)")
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
                        bool full_obs, int num_threads, int max_actions, bool require_all, bool auto_reset,
                        double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
-                       double dirichlet_alpha, double dirichlet_fraction, const std::vector<std::string>& levels) {
+                       double dirichlet_alpha, double dirichlet_fraction, const std::vector<std::string>& levels,
+                       bool reuse_tree, const std::string& root_selection, int num_simulations, int max_considered,
+                       double gumbel_scale, double value_scale, double maxvisit_init) {
              MctsPoolConfig cfg = mcts_pool_config(
                  num_envs, seed, game_config(map_size, tribes, mode, max_turns, full_obs), num_threads, max_actions,
                  require_all, auto_reset, c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
+             set_root_selection(cfg, root_selection, num_simulations, max_considered, gumbel_scale, value_scale,
+                                maxvisit_init);
+             cfg.reuse_tree = reuse_tree;
              cfg.search.dirichlet_alpha = dirichlet_alpha;
              cfg.search.dirichlet_fraction = dirichlet_fraction;
              for (size_t i = 0; i < levels.size(); ++i) {
@@ -96,7 +156,8 @@ void init_mcts_pool(py::module_& m) {
            py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
            py::arg("require_all_actions"), py::arg("auto_reset"), py::arg("c_puct"), py::arg("max_pending"),
            py::arg("virtual_loss"), py::arg("max_nodes"), py::arg("max_bytes"), py::arg("dirichlet_alpha"),
-           py::arg("dirichlet_fraction"), py::arg("levels") = std::vector<std::string>{})
+           py::arg("dirichlet_fraction"), py::arg("levels") = std::vector<std::string>{},
+           py::arg("reuse_tree") = false, POLYENV_ROOT_SELECTION_ARGS)
       .def("batch_spec", [](const MctsPool& p) { return spec_dict(live_specs(p.num_envs(), p.dims())); })
       .def("leaf_batch_spec", [](const MctsPool& p, int capacity) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
@@ -163,13 +224,25 @@ void init_mcts_pool(py::module_& m) {
         py::dict d;
         d["nodes"] = int_column(stats, &TreeStats::nodes);
         d["bytes"] = int_column(stats, &TreeStats::bytes);
+        auto reuse = new_array<int8_t>({B});
+        for (py::ssize_t i = 0; i < B; ++i) reuse.mutable_data()[i] = int8_t(stats[size_t(i)].reuse);
         d["pending_leaves"] = pending;
         d["node_budget_exhausted"] = node_hit;
         d["byte_budget_exhausted"] = byte_hit;
+        d["kept_nodes"] = int_column(stats, &TreeStats::kept_nodes);
+        d["reuse"] = reuse;
         return d;
       })
       .def("_timing", &MctsPool::timing, "Cumulative worker ns in selection, leaf encoding, expansion + backup")
       .def("_leaf_actions", &MctsPool::leaf_actions, py::arg("leaf_id"))
+      .def("_tree", [](MctsPool& p, int env) { return tree_arrays(p, env); }, py::arg("env"),
+           "Tests: every node and edge statistic of tree env as NumPy arrays")
+      .def("_load_state", [](MctsPool& p, int env, const py::bytes& data) {
+        GameState s;
+        deserialize(s, std::string(data));
+        py::gil_scoped_release release;
+        p.load_live_state(env, s);
+      }, py::arg("env"), py::arg("data"), "Tests: replace a live game by a serialized state (fresh tree)")
       .def("_state_digest", [](MctsPool& p) {
         py::gil_scoped_release release;
         return p.state_digest();

@@ -18,6 +18,25 @@ namespace {
 // rest is the select call's serial, so an id is never reused.
 constexpr int kSlotBits = 24;
 
+template <class Fail>
+void check_gumbel(const MctsPoolConfig& cfg, Fail fail) {
+  const GumbelConfig& g = cfg.gumbel;
+  const bool gumbel = cfg.root_selection == RootSelection::kGumbel;
+  if (cfg.root_selection != RootSelection::kPuct && !gumbel) fail("root_selection must be 'puct' or 'gumbel'");
+  if (gumbel && g.num_simulations < 1) {
+    fail("root_selection='gumbel' needs num_simulations >= 1 (the simulation budget that sequential halving "
+         "divides), got " + std::to_string(g.num_simulations));
+  }
+  if (!gumbel && g.num_simulations != 0) fail("num_simulations applies to root_selection='gumbel' only");
+  if (gumbel && cfg.search.dirichlet_alpha > 0) {
+    fail("dirichlet_alpha cannot be combined with root_selection='gumbel' (the Gumbel noise explores the root)");
+  }
+  if (g.max_considered < 1) fail("max_considered_actions must be >= 1, got " + std::to_string(g.max_considered));
+  if (!(g.gumbel_scale >= 0) || std::isinf(g.gumbel_scale)) fail("gumbel_scale must be finite and >= 0");
+  if (!(g.value_scale >= 0) || std::isinf(g.value_scale)) fail("gumbel_value_scale must be finite and >= 0");
+  if (!(g.maxvisit_init >= 0) || std::isinf(g.maxvisit_init)) fail("gumbel_maxvisit_init must be finite and >= 0");
+}
+
 MctsPoolConfig checked(const MctsPoolConfig& cfg) {
   auto fail = [](const std::string& m) { throw InvalidArgument(m); };
   if (cfg.num_envs < 1 || cfg.num_envs > MctsPool::kMaxEnvs) {
@@ -44,6 +63,7 @@ MctsPoolConfig checked(const MctsPoolConfig& cfg) {
   if (s.max_bytes < 0) fail("max_tree_bytes must be >= 0 (0: no limit)");
   if (!(s.dirichlet_alpha >= 0) || std::isinf(s.dirichlet_alpha)) fail("dirichlet_alpha must be None or finite > 0");
   if (!(s.dirichlet_fraction >= 0 && s.dirichlet_fraction <= 1)) fail("dirichlet_fraction must be in [0, 1]");
+  check_gumbel(cfg, fail);
   for (size_t i = 0; i < cfg.levels.size(); ++i) {
     const Level& level = cfg.levels[i];
     const std::string name = "level " + std::to_string(i);
@@ -92,7 +112,11 @@ MctsPool::MctsPool(const MctsPoolConfig& cfg, std::shared_ptr<WorkerPool> worker
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players()).size();
   base_seed_ = cfg_.seed;
   games_.resize(size_t(B));
-  for (Game& g : games_) g.slots.resize(size_t(cfg_.max_pending_leaves));
+  for (Game& g : games_) {
+    g.slots.resize(size_t(cfg_.max_pending_leaves));
+    g.gumbel.configure(cfg_.gumbel);
+    if (cfg_.root_selection == RootSelection::kGumbel) g.tree.set_selector(&g.gumbel);
+  }
   errors_.resize(size_t(B));
   actions_.resize(size_t(B));
   leaf_offset_.resize(size_t(B));
@@ -162,10 +186,30 @@ void MctsPool::start_episode(Game& g, int env) {
   g.new_state = g.new_episode = true;
 }
 
+// The tree's own chance stream (and its Gumbel draws): from the pool seed and the
+// position, never the live game's draws.
+uint64_t MctsPool::tree_seed(const Game& g, int env) const {
+  return mix(mix(mix(base_seed_, uint64_t(env)), g.episode_index), uint64_t(g.state.actions_applied));
+}
+
 void MctsPool::root_tree(Game& g, int env) {
-  // The tree's own chance stream: from the pool seed and the position, never the live game's draws.
-  const uint64_t seed = mix(mix(mix(base_seed_, uint64_t(env)), g.episode_index), uint64_t(g.state.actions_applied));
+  const uint64_t seed = tree_seed(g, env);
   g.tree.reset(g.state, seed, cfg_.search);
+  g.gumbel.begin(seed);
+  g.reuse = SearchTree::Reuse::kFresh;
+  g.kept_nodes = 0;
+  for (Slot& s : g.slots) s.id = 0;
+  g.pending = 0;
+}
+
+// After the real move `action` (reuse_tree): the chosen child's subtree becomes the tree
+// when its position is the game's (SearchTree::advance), else a fresh root, as root_tree.
+void MctsPool::advance_tree(Game& g, int env, int32_t action) {
+  const uint64_t seed = tree_seed(g, env);
+  g.reuse = g.tree.advance(action, g.state, seed);
+  g.kept_nodes = g.reuse == SearchTree::Reuse::kKept ? g.tree.num_nodes() : 0;
+  g.gumbel.begin(seed);
+  if (cfg_.root_selection == RootSelection::kGumbel) g.gumbel.start(g.tree);  // an expanded kept root
   for (Slot& s : g.slots) s.id = 0;
   g.pending = 0;
 }
@@ -275,7 +319,11 @@ void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids
             start_episode(g, env);
           }
         }
-        root_tree(g, env);
+        if (cfg_.reuse_tree && !g.new_episode) {
+          advance_tree(g, env, action);
+        } else {
+          root_tree(g, env);
+        }
       }
       write_live_row(g, env, out);
       *out.at<float>(kLReward, env) = reward;
@@ -479,6 +527,7 @@ void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const floa
         for (int p = 0; p < P; ++p) v[p] = double(values[int64_t(i) * P + p]);
       }
       if (slot.path.leaf >= 0) g.tree.expand(slot.path.leaf, slot.ids.data(), slot.rows, logits + int64_t(i) * A);
+      if (slot.path.leaf == 0 && cfg_.root_selection == RootSelection::kGumbel) g.gumbel.start(g.tree);
       g.tree.backup(slot.path, v);
       slot.id = 0;
       g.pending--;
@@ -561,7 +610,37 @@ void MctsPool::root_policy(double temperature, const FieldView& out) {
     *out.at<int32_t>(kREnvId, env) = env;
     *out.at<uint64_t>(kRStateId, env) = g.state_id;
     *out.at<uint64_t>(kREpisodeId, env) = g.episode_id;
+    write_search_choice(g, env, out);
   });
+}
+
+// The improved policy, the root's Gumbel draws and the action the search plays:
+// Gumbel's sequential-halving winner, or PUCT's most visited row (the lowest on ties).
+void MctsPool::write_search_choice(Game& g, int env, const FieldView& out) {
+  const SearchTree& tree = g.tree;
+  const int A = cfg_.max_actions;
+  const int n = tree.expanded(0) ? tree.num_edges(0) : (g.state.game_over ? 0 : g.legal_count);
+  float* improved = out.at<float>(kRImprovedPolicy, env);
+  float* gumbel = out.at<float>(kRGumbel, env);
+  std::fill(improved, improved + A, 0.0f);
+  std::fill(gumbel, gumbel + A, 0.0f);
+  int32_t row = n > 0 ? 0 : -1;
+  if (tree.expanded(0) && n > 0) {
+    g.policy_scratch.resize(size_t(n));
+    g.gumbel.improved_policy(tree, 0, g.policy_scratch.data());
+    for (int j = 0; j < n; ++j) improved[j] = float(g.policy_scratch[size_t(j)]);
+    if (cfg_.root_selection == RootSelection::kGumbel) {
+      for (int j = 0; j < n; ++j) gumbel[j] = g.gumbel.root_gumbel(j);
+      row = g.gumbel.choose_root_edge(tree) - tree.first_edge(0);
+    } else {
+      const int32_t* visits = out.at<int32_t>(kRVisitCount, env);
+      for (int j = 1; j < n; ++j) row = visits[j] > visits[row] ? j : row;
+    }
+  } else {
+    for (int j = 0; j < n; ++j) improved[j] = float(1.0 / n);  // nothing searched yet: uniform
+  }
+  *out.at<int32_t>(kRSelectedRow, env) = row;
+  *out.at<int32_t>(kRSelectedAction, env) = row >= 0 ? out.at<int32_t>(kRActionId, env)[row] : -1;
 }
 
 void MctsPool::observe(const FieldView& out) {
@@ -601,6 +680,9 @@ void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds, ActorCha
   }
   run_games([&](Game& g, int env) {
     g.tree.reset(roots[env], seeds[env], cfg_.search, hooks ? hooks[env] : nullptr);
+    g.gumbel.begin(seeds[env]);
+    g.reuse = SearchTree::Reuse::kFresh;
+    g.kept_nodes = 0;
     for (Slot& s : g.slots) s.id = 0;
     g.pending = 0;
   });
@@ -624,7 +706,7 @@ std::vector<TreeStats> MctsPool::search_stats() {
   for (size_t t = 0; t < games_.size(); ++t) {
     const Game& g = games_[t];
     out[t] = {g.tree.num_nodes(), g.tree.bytes(), g.pending, g.tree.node_budget_exhausted(),
-              g.tree.byte_budget_exhausted()};
+              g.tree.byte_budget_exhausted(), g.kept_nodes, g.reuse};
   }
   return out;
 }
@@ -656,9 +738,19 @@ uint64_t MctsPool::state_digest() {
     const SearchTree& t = g.tree;
     h.add(t.num_nodes());
     h.add(t.bytes());
+    h.add(int(g.reuse));
+    h.add(g.kept_nodes);
+    h.add(g.gumbel.started());
+    if (g.gumbel.started()) {
+      for (int32_t j = 0; j < t.num_edges(0); ++j) {
+        h.add(g.gumbel.root_gumbel(j));
+        h.add(g.gumbel.search_visits(t, j));
+      }
+    }
     for (int32_t n = 0; n < t.num_nodes(); ++n) {
       h.add(t.node_visits(n));
       h.add(t.node_value_sum(n));
+      h.add(t.node_raw_value(n));
       h.add(t.in_flight(n));
       h.add(t.num_edges(n));
       for (int32_t e = t.first_edge(n); e < t.first_edge(n) + t.num_edges(n); ++e) {

@@ -6,7 +6,10 @@
 //   root_policy    -> visit counts and a policy over each root's action rows
 //   step / step_checked -> advance the live games, new roots
 // Every tree is rooted in a copy of its live game (SearchTree::reset), so the
-// tree code does not depend on where a root state comes from.
+// tree code does not depend on where a root state comes from. With
+// root_selection kGumbel every tree's descents follow its GumbelSearch
+// (gumbel.hpp) instead of PUCT; with reuse_tree a real move keeps the chosen
+// child's subtree (SearchTree::advance) instead of a fresh root.
 //
 // Leaf ids are invalidated by their backup or cancellation and by a step or
 // reset; state ids by a valid step or a reset. Every argument and output
@@ -28,10 +31,13 @@
 #include "../runtime/errors.hpp"
 #include "../runtime/game_handle.hpp"
 #include "../runtime/worker_pool.hpp"
+#include "gumbel.hpp"
 #include "pool_batch.hpp"
 #include "tree.hpp"
 
 namespace polyenv {
+
+enum class RootSelection : int8_t { kPuct = 0, kGumbel = 1 };
 
 struct MctsPoolConfig {
   int num_envs = 1;
@@ -47,6 +53,11 @@ struct MctsPoolConfig {
   bool auto_reset = true;
   int max_pending_leaves = 1;  // 1..8 per tree
   SearchConfig search;
+  RootSelection root_selection = RootSelection::kPuct;
+  // kGumbel's parameters; value_scale and maxvisit_init also shape root_policy's
+  // improved policy under PUCT. num_simulations 0: not given (PUCT only).
+  GumbelConfig gumbel;
+  bool reuse_tree = false;  // a real move keeps the chosen child's subtree (SearchTree::advance)
 };
 
 // Per-tree search statistics (search_stats()).
@@ -56,6 +67,8 @@ struct TreeStats {
   int32_t pending = 0;
   bool node_budget_exhausted = false;
   bool byte_budget_exhausted = false;
+  int64_t kept_nodes = 0;  // nodes carried over by the last real move (reuse_tree), 0 for a fresh root
+  SearchTree::Reuse reuse = SearchTree::Reuse::kFresh;  // what the last real move did with the tree
 };
 
 class MctsPool {
@@ -159,6 +172,10 @@ class MctsPool {
     bool new_episode = false;
     // search
     SearchTree tree;
+    GumbelSearch gumbel;  // the tree's selector under kGumbel; root_policy's improved policy always
+    SearchTree::Reuse reuse = SearchTree::Reuse::kFresh;
+    int64_t kept_nodes = 0;
+    std::vector<double> policy_scratch;
     MoveCache tree_moves;
     std::vector<Slot> slots;
     int pending = 0;
@@ -173,7 +190,10 @@ class MctsPool {
 
   void check_usable() const;
   void start_episode(Game& g, int env);
+  uint64_t tree_seed(const Game& g, int env) const;
   void root_tree(Game& g, int env);
+  void advance_tree(Game& g, int env, int32_t action);
+  void write_search_choice(Game& g, int env, const FieldView& out);
   void write_live_row(Game& g, int env, const FieldView& out);
   void select_in_tree(Game& g);
   Slot& slot_of(uint64_t id);

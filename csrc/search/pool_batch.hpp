@@ -31,7 +31,7 @@ enum LeafField : int {
 
 enum RootField : int {
   kRActionId, kRActionMask, kRVisitCount, kRPolicy, kRRootValue, kRRootVisitCount, kRRootPlayer, kRPlayerCount,
-  kREnvId, kRStateId, kREpisodeId, kNumRootFields,
+  kREnvId, kRStateId, kREpisodeId, kRImprovedPolicy, kRGumbel, kRSelectedAction, kRSelectedRow, kNumRootFields,
 };
 
 struct PoolDims {
@@ -102,7 +102,9 @@ inline std::vector<FieldSpec> root_specs(int64_t rows, const PoolDims& d) {
           spec("root_value", DType::kFloat32, {rows}),    spec("root_visit_count", DType::kInt32, {rows}),
           spec("root_player", DType::kInt32, {rows}),     spec("player_count", DType::kInt32, {rows}),
           spec("env_id", DType::kInt32, {rows}),          spec("state_id", DType::kUInt64, {rows}),
-          spec("episode_id", DType::kUInt64, {rows})};
+          spec("episode_id", DType::kUInt64, {rows}),
+          spec("improved_policy", DType::kFloat32, {rows, A}), spec("gumbel", DType::kFloat32, {rows, A}),
+          spec("selected_action", DType::kInt32, {rows}),    spec("selected_row", DType::kInt32, {rows})};
 }
 
 // Raw row-major pointers of one batch, in spec order; at<T>(field, row) with

@@ -1,5 +1,5 @@
 // tree.cpp — SearchTree (tree.hpp): PUCT selection, lazy children, expansion,
-// backup and virtual loss.
+// backup, virtual loss and subtree reuse.
 #include "tree.hpp"
 
 #include <algorithm>
@@ -56,6 +56,7 @@ void SearchTree::reset(const GameState& root, uint64_t seed, const SearchConfig&
     v->clear();
   }
   value_.clear();
+  raw_.clear();
   actor_.clear();
   flags_.clear();
   edge_prior_.clear();
@@ -64,14 +65,18 @@ void SearchTree::reset(const GameState& root, uint64_t seed, const SearchConfig&
   node_budget_hit_ = byte_budget_hit_ = false;
   if (states_.empty()) states_.emplace_back();
   states_[0] = root;
-  uint64_t mix = seed;
-  states_[0].rng.seed(splitmix64(mix), 0x5EA7C4);
-  noise_rng_.seed(splitmix64(mix), 0xD1C4);
+  seed_streams(seed);
   // One node's charge: the root's storage, capacities included (every node reserves the same).
   state_bytes_ = state_storage_bytes(root);
   listener_bytes_ = listener_ ? listener_->bytes_per_node() : 0;
   add_node(-1, -1);
   if (listener_) listener_->on_root();
+}
+
+void SearchTree::seed_streams(uint64_t seed) {
+  uint64_t mix = seed;
+  states_[0].rng.seed(splitmix64(mix), 0x5EA7C4);
+  noise_rng_.seed(splitmix64(mix), 0xD1C4);
 }
 
 int32_t SearchTree::add_node(int32_t parent, int32_t action) {
@@ -93,6 +98,7 @@ int32_t SearchTree::add_node(int32_t parent, int32_t action) {
   visits_.push_back(0);
   vl_.push_back(0);
   value_.push_back(0);
+  raw_.push_back(0);
   actor_.push_back(s.current_player);
   flags_.push_back(s.game_over ? kTerminal : 0);
   bytes_ += node_charge();
@@ -172,7 +178,7 @@ SearchTree::Descent SearchTree::descend(LeafPath& path, GameState& transient) {
       add_virtual_loss(path, 1);
       return Descent::kLeaf;
     }
-    const int32_t e = select_edge(node);
+    const int32_t e = selector_ ? selector_->select_edge(*this, node) : select_edge(node);
     path.nodes.push_back(node);
     path.edges.push_back(e);
     int32_t child = edge_child_[size_t(e)];
@@ -212,14 +218,10 @@ void SearchTree::expand(int32_t node, const int32_t* ids, int n, const float* lo
     for (int i = 0; i < n; ++i) top = std::max(top, double(logits[i]));
     for (int i = 0; i < n; ++i) sum += std::exp(double(logits[i]) - top);
   }
-  // Root noise: Dirichlet(alpha) as normalised Gamma draws, mixed into the priors.
-  const bool noise = node == 0 && cfg_.dirichlet_alpha > 0 && n > 0;
-  thread_local std::vector<double> draws;
-  double noise_sum = 0;
-  if (noise) {
-    draws.resize(size_t(n));
-    for (int i = 0; i < n; ++i) noise_sum += draws[size_t(i)] = gamma_sample(noise_rng_, cfg_.dirichlet_alpha);
-  }
+  thread_local std::vector<double> priors;
+  priors.resize(size_t(n));
+  for (int i = 0; i < n; ++i) priors[size_t(i)] = logits ? std::exp(double(logits[i]) - top) / sum : 1.0 / n;
+  if (node == 0) add_root_noise(n, priors.data());
   const size_t end = size_t(first) + size_t(n);
   edge_action_.insert(edge_action_.end(), ids, ids + n);
   edge_child_.resize(end, -1);
@@ -227,12 +229,20 @@ void SearchTree::expand(int32_t node, const int32_t* ids, int n, const float* lo
   edge_vl_.resize(end, 0);
   edge_value_.resize(end, 0.0);
   edge_prior_.resize(end);
-  for (int i = 0; i < n; ++i) {
-    double prior = logits ? std::exp(double(logits[i]) - top) / sum : 1.0 / n;
-    if (noise) prior = (1 - cfg_.dirichlet_fraction) * prior + cfg_.dirichlet_fraction * draws[size_t(i)] / noise_sum;
-    edge_prior_[size_t(first) + size_t(i)] = float(prior);
-  }
+  for (int i = 0; i < n; ++i) edge_prior_[size_t(first) + size_t(i)] = float(priors[size_t(i)]);
   bytes_ += int64_t(n) * kEdgeBytes;
+}
+
+// Root noise: Dirichlet(alpha) as normalised Gamma draws, mixed into the n priors (when configured).
+void SearchTree::add_root_noise(int n, double* priors) {
+  if (!(cfg_.dirichlet_alpha > 0) || n <= 0) return;
+  thread_local std::vector<double> draws;
+  draws.resize(size_t(n));
+  double noise_sum = 0;
+  for (int i = 0; i < n; ++i) noise_sum += draws[size_t(i)] = gamma_sample(noise_rng_, cfg_.dirichlet_alpha);
+  for (int i = 0; i < n; ++i) {
+    priors[i] = (1 - cfg_.dirichlet_fraction) * priors[i] + cfg_.dirichlet_fraction * draws[size_t(i)] / noise_sum;
+  }
 }
 
 void SearchTree::backup(const LeafPath& path, const double* values) {
@@ -247,15 +257,128 @@ void SearchTree::backup(const LeafPath& path, const double* values) {
     edge_value_[size_t(e)] += v;
   }
   if (path.leaf >= 0) {
-    flags_[size_t(path.leaf)] &= uint8_t(~kInFlight);
-    visits_[size_t(path.leaf)] += 1;
-    value_[size_t(path.leaf)] += values[actor_[size_t(path.leaf)]];
+    const size_t leaf = size_t(path.leaf);
+    const double v = values[actor_[leaf]];
+    flags_[leaf] &= uint8_t(~kInFlight);
+    if (visits_[leaf] == 0) raw_[leaf] = v;
+    visits_[leaf] += 1;
+    value_[leaf] += v;
   }
 }
 
 void SearchTree::rollback(const LeafPath& path) {
   add_virtual_loss(path, -1);
   if (path.leaf >= 0) flags_[size_t(path.leaf)] &= uint8_t(~kInFlight);
+}
+
+}  // namespace polyenv
+
+namespace polyenv {
+
+SearchTree::Reuse SearchTree::advance(int32_t action, const GameState& next, uint64_t seed) {
+  if (listener_ || hook_ || next.game_over || !expanded(0)) {
+    reset(next, seed, cfg_, hook_);
+    return listener_ || hook_ || next.game_over ? Reuse::kFresh : Reuse::kNoChild;
+  }
+  int32_t child = -1;
+  for (int32_t e = first_edge_[0]; e < first_edge_[0] + num_edges_[0]; ++e) {
+    if (edge_action_[size_t(e)] == action) {
+      child = edge_child_[size_t(e)];
+      break;
+    }
+  }
+  if (child < 0) {
+    reset(next, seed, cfg_, hook_);
+    return Reuse::kNoChild;
+  }
+  // The tree's own random stream never equals the game's: compare the positions without it.
+  GameState& kept = states_[size_t(child)];
+  kept.rng = next.rng;
+  if (!(kept == next)) {
+    reset(next, seed, cfg_, hook_);
+    return Reuse::kStateDiffers;
+  }
+  compact(child, state_storage_bytes(next));
+  seed_streams(seed);
+  if (expanded(0) && cfg_.dirichlet_alpha > 0) {
+    const int32_t first = first_edge_[0], n = num_edges_[0];
+    thread_local std::vector<double> priors;
+    priors.resize(size_t(n));
+    for (int32_t i = 0; i < n; ++i) priors[size_t(i)] = double(edge_prior_[size_t(first + i)]);
+    add_root_noise(n, priors.data());
+    for (int32_t i = 0; i < n; ++i) edge_prior_[size_t(first + i)] = float(priors[size_t(i)]);
+  }
+  return Reuse::kKept;
+}
+
+// Renumbers the subtree under `top` as the whole tree (top becomes node 0), in place:
+// nodes in creation order (a parent before its children, so every kept node moves to
+// a lower or equal index), edges in the order of their old positions (so every block
+// moves down). Nodes stop being kept at the first that does not fit the budgets.
+int32_t SearchTree::compact(int32_t top, int64_t state_bytes) {
+  const int32_t old_nodes = num_nodes();
+  state_bytes_ = state_bytes;
+  node_budget_hit_ = byte_budget_hit_ = false;
+  remap_.assign(size_t(old_nodes), -1);
+  int32_t kept = 0;
+  int64_t bytes = 0;
+  for (int32_t o = top; o < old_nodes; ++o) {
+    if (o != top && remap_[size_t(parent_[size_t(o)])] < 0) continue;  // parents precede children
+    const int64_t cost = node_charge() + int64_t(num_edges_[size_t(o)]) * kEdgeBytes;
+    if (o != top && cfg_.max_nodes > 0 && kept >= cfg_.max_nodes) {
+      node_budget_hit_ = true;
+      break;
+    }
+    if (o != top && cfg_.max_bytes > 0 && bytes + cost > cfg_.max_bytes) {
+      byte_budget_hit_ = true;
+      break;
+    }
+    remap_[size_t(o)] = kept++;
+    bytes += cost;
+  }
+  moving_.clear();
+  for (int32_t o = top; o < old_nodes; ++o) {
+    const int32_t i = remap_[size_t(o)];
+    if (i < 0) continue;
+    parent_[size_t(i)] = i == 0 ? -1 : remap_[size_t(parent_[size_t(o)])];
+    first_edge_[size_t(i)] = first_edge_[size_t(o)];
+    num_edges_[size_t(i)] = num_edges_[size_t(o)];
+    visits_[size_t(i)] = visits_[size_t(o)];
+    vl_[size_t(i)] = 0;
+    value_[size_t(i)] = value_[size_t(o)];
+    raw_[size_t(i)] = raw_[size_t(o)];
+    actor_[size_t(i)] = actor_[size_t(o)];
+    flags_[size_t(i)] = uint8_t(flags_[size_t(o)] & ~kInFlight);
+    if (i != o) std::swap(states_[size_t(i)], states_[size_t(o)]);
+    if (flags_[size_t(i)] & kExpanded) moving_.emplace_back(first_edge_[size_t(i)], i);
+  }
+  for (auto* v : {&parent_, &first_edge_, &num_edges_, &visits_, &vl_}) v->resize(size_t(kept));
+  value_.resize(size_t(kept));
+  raw_.resize(size_t(kept));
+  actor_.resize(size_t(kept));
+  flags_.resize(size_t(kept));
+  std::sort(moving_.begin(), moving_.end());
+  int32_t edges = 0;
+  for (const auto& [from, node] : moving_) {
+    const int32_t n = num_edges_[size_t(node)];
+    for (int32_t j = 0; j < n; ++j) {  // to <= from: a forward copy never overwrites an unread edge
+      const size_t a = size_t(edges + j), b = size_t(from + j);
+      edge_action_[a] = edge_action_[b];
+      const int32_t c = edge_child_[b];
+      edge_child_[a] = c < 0 ? -1 : remap_[size_t(c)];
+      edge_visits_[a] = edge_visits_[b];
+      edge_vl_[a] = 0;
+      edge_prior_[a] = edge_prior_[b];
+      edge_value_[a] = edge_value_[b];
+    }
+    first_edge_[size_t(node)] = edges;
+    edges += n;
+  }
+  for (auto* v : {&edge_action_, &edge_child_, &edge_visits_, &edge_vl_}) v->resize(size_t(edges));
+  edge_prior_.resize(size_t(edges));
+  edge_value_.resize(size_t(edges));
+  bytes_ = int64_t(kept) * node_charge() + int64_t(edges) * kEdgeBytes;
+  return kept;
 }
 
 }  // namespace polyenv

@@ -27,8 +27,17 @@
 // Actor changes. An optional ActorChangeHook (SelfPlayPool's re-determinization)
 // may rewrite a child state whose actor differs from its parent's, right after
 // the edge's action was applied; without a hook (MctsPool) nothing changes.
+//
+// Other selection rules. An optional EdgeSelector (gumbel.hpp's GumbelSearch)
+// replaces PUCT's choice at every expanded node; it reads the statistics below
+// (including node_raw_value, the node's own evaluation).
+//
+// Subtree reuse. advance() makes the child reached by a real move the new root,
+// keeping (and compacting) its subtree within the budgets, when that child's
+// position equals the game's actual next position.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "../engine/events.hpp"
@@ -76,6 +85,15 @@ struct LeafPath {
 
 class SearchTree;
 
+// Chooses the edge a descent follows at an expanded node (instead of PUCT). It
+// runs on the tree's thread, must be deterministic, and may keep state of its own.
+struct EdgeSelector {
+  virtual int32_t select_edge(const SearchTree& tree, int32_t node) = 0;
+
+ protected:
+  ~EdgeSelector() = default;
+};
+
 // Called when a new child (or transient leaf) `child` has a different actor than
 // its parent: `path` holds the edges from the root, the last one leading to
 // `child`. It may replace `child` by another state with the same current player
@@ -103,6 +121,28 @@ class SearchTree {
   void reset(const GameState& root, uint64_t seed, const SearchConfig& cfg, ActorChangeHook* hook = nullptr);
   // Attaches a listener (nullptr: none); it applies from the next reset on.
   void set_listener(TreeListener* listener) { listener_ = listener; }
+  // Replaces PUCT by `selector` (not owned; nullptr: PUCT) for every later descent.
+  void set_selector(EdgeSelector* selector) { selector_ = selector; }
+
+  // What advance() did with the previous search.
+  enum class Reuse : int8_t {
+    kFresh,         // no reuse: the tree was reset (a listener or hook is attached, or `next` is finished)
+    kKept,          // the move's child became the root, with its subtree
+    kNoChild,       // the move's edge had no child node (never selected, or no room for it): reset
+    kStateDiffers,  // the child's position differs from `next` (the move involved chance): reset
+  };
+  // After a real move `action` from the root: roots the tree in `next` (the game's
+  // position after that move). When the root's edge for `action` has a child node whose
+  // position equals `next` apart from the random stream, that child becomes node 0 and
+  // its subtree is kept: statistics, priors and states unchanged, nodes and edges
+  // renumbered compactly (creation order), other nodes' slots reused later. Nodes are
+  // kept in creation order while they fit max_nodes / max_bytes (at the new root's
+  // charge); the rest are dropped with their subtrees, their edges keep their statistics.
+  // The root's random streams are reseeded from `seed` as reset() does, and Dirichlet
+  // noise (if configured) is mixed into the kept root's priors again. Otherwise (and
+  // always with a listener or a hook) this is reset(next, seed, config()). Requires no
+  // path in flight. Returns what happened.
+  Reuse advance(int32_t action, const GameState& next, uint64_t seed);
 
   // One PUCT descent from the root. For kLeaf the leaf state is leaf_state(path, transient).
   Descent descend(LeafPath& path, GameState& transient);
@@ -128,6 +168,7 @@ class SearchTree {
   int64_t bytes() const { return bytes_; }
   bool node_budget_exhausted() const { return node_budget_hit_; }
   bool byte_budget_exhausted() const { return byte_budget_hit_; }
+  const SearchConfig& config() const { return cfg_; }
   const GameState& root_state() const { return states_[0]; }
   const GameState& node_state(int32_t node) const { return states_[size_t(node)]; }
   bool expanded(int32_t node) const { return flags_[size_t(node)] & kExpanded; }
@@ -135,6 +176,9 @@ class SearchTree {
   int32_t num_edges(int32_t node) const { return num_edges_[size_t(node)]; }
   int32_t node_visits(int32_t node) const { return visits_[size_t(node)]; }
   double node_value_sum(int32_t node) const { return value_[size_t(node)]; }
+  // The value of the node's own evaluation for its actor: its first backup that ended
+  // at it (0 before one). For an expanded node, value sum = raw value + its edges' sums.
+  double node_raw_value(int32_t node) const { return raw_[size_t(node)]; }
   int32_t node_actor(int32_t node) const { return actor_[size_t(node)]; }
   int32_t edge_action(int32_t e) const { return edge_action_[size_t(e)]; }
   int32_t edge_visits(int32_t e) const { return edge_visits_[size_t(e)]; }
@@ -146,7 +190,7 @@ class SearchTree {
   // Accounted bytes of one node (without edges) and of one edge.
   int64_t node_charge() const { return kNodeBytes + state_bytes_ + listener_bytes_; }
   static constexpr int64_t kEdgeBytes = 4 + 4 + 4 + 4 + 4 + 8;
-  static constexpr int64_t kNodeBytes = 4 + 4 + 4 + 4 + 4 + 8 + 1 + 1;
+  static constexpr int64_t kNodeBytes = 4 + 4 + 4 + 4 + 4 + 8 + 8 + 1 + 1;
 
  private:
   enum Flag : uint8_t { kExpanded = 1, kTerminal = 2, kInFlight = 4 };
@@ -154,14 +198,19 @@ class SearchTree {
   bool admit();
   int32_t add_node(int32_t parent, int32_t action);
   void add_virtual_loss(const LeafPath& path, int delta);
+  void seed_streams(uint64_t seed);
+  void add_root_noise(int n, double* priors);
+  int32_t compact(int32_t top, int64_t state_bytes);
 
   void changed_actor(int32_t parent, const LeafPath& path, GameState& child);
 
   SearchConfig cfg_;
   ActorChangeHook* hook_ = nullptr;
+  EdgeSelector* selector_ = nullptr;
   // nodes
   std::vector<int32_t> parent_, first_edge_, num_edges_, visits_, vl_;
   std::vector<double> value_;  // sum of backed-up values for the node's actor
+  std::vector<double> raw_;    // the node's own evaluation (node_raw_value)
   std::vector<int8_t> actor_;
   std::vector<uint8_t> flags_;
   std::vector<GameState> states_;  // by node; slots outlive a search (no reallocation once warm)
@@ -170,6 +219,8 @@ class SearchTree {
   std::vector<float> edge_prior_;
   std::vector<double> edge_value_;
   Rng noise_rng_;
+  std::vector<int32_t> remap_;                         // advance(): old node -> new node, -1 dropped
+  std::vector<std::pair<int32_t, int32_t>> moving_;   // advance(): (old first edge, new node) of kept expanded nodes
   TreeListener* listener_ = nullptr;
   int64_t listener_bytes_ = 0;  // the listener's charge per node
   int64_t state_bytes_ = 0;

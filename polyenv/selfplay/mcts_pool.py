@@ -1,4 +1,4 @@
-"""MctsPool: native batched PUCT search over many live games (full information: trees rooted in the true state).
+"""MctsPool: native batched PUCT or Gumbel search over many live games (full information: trees rooted in the true state).
 
 The pool owns ``num_envs`` live games and one search tree per game in C++;
 the policy/value model lives outside (any framework). One search round is::
@@ -7,9 +7,12 @@ the policy/value model lives outside (any framework). One search round is::
     logits, values = model(leaves)                      # [L, max_actions], [L] or [L, P]
     pool.expand_and_backup(leaves["leaf_id"], logits, values)
 
-then ``pool.root_policy(temperature)`` gives visit counts and a policy over
-each root's action rows and ``pool.step_checked(actions, root["state_id"])``
-advances the games. The MctsPool page of the documentation lists every key and error.
+then ``pool.root_policy(temperature)`` gives visit counts, a policy over each
+root's action rows, the improved policy and the search's chosen action, and
+``pool.step_checked(actions, root["state_id"])`` advances the games.
+``root_selection="gumbel"`` replaces PUCT by Gumbel sequential halving at the
+root; ``reuse_tree=True`` keeps the chosen child's subtree across real moves.
+The MctsPool page of the documentation lists every key and error.
 """
 
 from __future__ import annotations
@@ -50,6 +53,27 @@ def _float(value, name: str, low: float = 0.0) -> float:
     if not np.isfinite(value) or value < low:
         raise ValueError(f"{name} must be finite and >= {low}, got {value!r}")
     return value
+
+
+def root_selection_arguments(root_selection, num_simulations, max_considered_actions, gumbel_scale,
+                             gumbel_value_scale, gumbel_maxvisit_init, dirichlet_alpha: float = 0.0) -> dict:
+    """The root-selection keyword arguments of the native pools, validated (ValueError)."""
+    if root_selection not in ("puct", "gumbel"):
+        raise ValueError(f"root_selection must be 'puct' or 'gumbel', got {root_selection!r}")
+    gumbel = root_selection == "gumbel"
+    if gumbel and num_simulations is None:
+        raise ValueError("root_selection='gumbel' needs num_simulations (the simulation budget of one search)")
+    if not gumbel and num_simulations is not None:
+        raise ValueError("num_simulations applies to root_selection='gumbel' only")
+    if gumbel and dirichlet_alpha > 0:
+        raise ValueError("dirichlet_alpha cannot be combined with root_selection='gumbel' "
+                         "(the Gumbel noise explores the root)")
+    return dict(root_selection=root_selection,
+                num_simulations=0 if num_simulations is None else _v.integer(num_simulations, "num_simulations", 1),
+                max_considered_actions=_v.integer(max_considered_actions, "max_considered_actions", 1),
+                gumbel_scale=_float(gumbel_scale, "gumbel_scale"),
+                gumbel_value_scale=_float(gumbel_value_scale, "gumbel_value_scale"),
+                gumbel_maxvisit_init=_float(gumbel_maxvisit_init, "gumbel_maxvisit_init"))
 
 
 def pool_arguments(num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
@@ -112,7 +136,7 @@ def level_pool(level, levels, map_size, players) -> tuple[list[str], int, Sequen
 
 
 class MctsPool:
-    """Many live Tribes games, each with a native PUCT search tree, driven in dense batches.
+    """Many live Tribes games, each with a native search tree (PUCT or Gumbel), driven in dense batches.
 
     Args:
         num_envs: B, live games (and trees).
@@ -139,8 +163,22 @@ class MctsPool:
         virtual_loss: value subtracted per in-flight path in Q.
         max_nodes_per_tree: node admission budget (0: none).
         max_tree_bytes: accounted-bytes admission budget (0: none).
-        dirichlet_alpha: None, or the Dirichlet noise mixed into root priors.
+        dirichlet_alpha: None, or the Dirichlet noise mixed into root priors (PUCT only).
         dirichlet_fraction: weight of that noise.
+        root_selection: "puct" (default) or "gumbel": Gumbel-top-k sampling of
+            ``max_considered_actions`` root actions, sequential halving over
+            ``num_simulations``, the improved-policy matching rule below the root.
+        num_simulations: the simulation budget of one search (required for "gumbel", which
+            divides it between the considered actions; backups through the root count).
+        max_considered_actions: m, root actions sampled without replacement (Gumbel).
+        gumbel_scale: scale of the root's Gumbel noise (0: the prior's top m, deterministic).
+        gumbel_value_scale: c_scale of the completed-Q transform
+            ``(gumbel_maxvisit_init + max N) * gumbel_value_scale * rescaled Q`` (also used for
+            ``root_policy``'s ``improved_policy`` under PUCT).
+        gumbel_maxvisit_init: c_visit of that transform.
+        reuse_tree: after a real move, the chosen child's subtree becomes the next root when
+            it was expanded and its position equals the game's (a move with chance may differ);
+            otherwise a fresh root. Budgets still hold; a reset or a new episode starts fresh.
     """
 
     def __init__(self, num_envs: int, seed: int = 0, map_size: int | None = None, players: Sequence | None = None,
@@ -149,7 +187,9 @@ class MctsPool:
                  virtual_loss: float = 1.0, max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
                  dirichlet_alpha: float | None = None, dirichlet_fraction: float = 0.25,
                  full_observability: bool = True, mode: str = "capitals", max_turns: int | None = None,
-                 level=None, levels=None):
+                 level=None, levels=None, root_selection: str = "puct", num_simulations: int | None = None,
+                 max_considered_actions: int = 16, gumbel_scale: float = 1.0, gumbel_value_scale: float = 0.1,
+                 gumbel_maxvisit_init: float = 50.0, reuse_tree: bool = False):
         level_texts, map_size, players = level_pool(level, levels, map_size, players)
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
@@ -162,14 +202,19 @@ class MctsPool:
         fraction = _float(dirichlet_fraction, "dirichlet_fraction")
         if fraction > 1:
             raise ValueError(f"dirichlet_fraction must be in [0, 1], got {fraction}")
+        root = root_selection_arguments(root_selection, num_simulations, max_considered_actions, gumbel_scale,
+                                        gumbel_value_scale, gumbel_maxvisit_init, alpha)
         self._native = _core.MctsPool(
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns),
             _v.boolean(full_observability, "full_observability"), threads, max_actions,
             _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
             _float(c_puct, "c_puct"), pending, _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha,
-            fraction, level_texts)
+            fraction, level_texts, reuse_tree=_v.boolean(reuse_tree, "reuse_tree"), **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
+        self._root_selection = root_selection
+        self._num_simulations = num_simulations
+        self._reuse_tree = bool(reuse_tree)
 
     # ------------------------------------------------------------------ properties
     num_envs = property(lambda self: self._native.num_envs, doc="B, live games and trees.")
@@ -184,6 +229,11 @@ class MctsPool:
     require_all_actions = property(lambda self: self._require_all, doc="True: overflow raises, never truncates.")
     auto_reset = property(lambda self: self._auto_reset, doc="True when games reset inside the ending step.")
     closed = property(lambda self: self._native.closed, doc="True after close().")
+    root_selection = property(lambda self: self._root_selection, doc='"puct" or "gumbel".')
+    num_simulations = property(lambda self: self._num_simulations,
+                               doc="Gumbel's simulation budget per search (None under PUCT).")
+    reuse_tree = property(lambda self: self._reuse_tree,
+                          doc="True when real moves keep the chosen child's subtree.")
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -293,7 +343,11 @@ class MctsPool:
         self._native.abort_search()
 
     def root_policy(self, temperature: float = 1.0) -> dict:
-        """Per game: root action rows, visit counts, policy ∝ N^(1/T) with T = ``temperature`` (0: argmax), root value."""
+        """Per game: root action rows, visit counts, policy ∝ N^(1/T) with T = ``temperature`` (0: argmax), root value,
+        ``improved_policy`` float32 [B, A] (softmax(log prior + σ(completed Q)) over the root's rows: a
+        training target), ``gumbel`` float32 [B, A] (the root's Gumbel draws; 0 under PUCT) and
+        ``selected_action`` / ``selected_row`` int32 [B] (the action the search plays: Gumbel's
+        sequential-halving winner, PUCT's most visited row; -1 without legal actions)."""
         self._check_open()
         return self._native.root_policy(_float(temperature, "temperature"), None)
 
@@ -303,7 +357,10 @@ class MctsPool:
         self._native.root_policy(_float(temperature, "temperature"), buffers)
 
     def search_stats(self) -> dict:
-        """Per tree: ``nodes``, ``bytes`` (accounted), ``pending_leaves`` and the two budget flags."""
+        """Per tree: ``nodes``, ``bytes`` (accounted), ``pending_leaves``, the two budget flags,
+        ``kept_nodes`` (int64: nodes the last real move carried over, 0 for a fresh root) and
+        ``reuse`` (int8: 0 fresh root, 1 subtree kept, 2 the move's child was never created,
+        3 the move's outcome differed from the tree's child, e.g. by chance)."""
         self._check_open()
         return self._native.search_stats()
 

@@ -27,7 +27,7 @@ from .. import _core
 from .. import _validate as _v
 from .._names import mode_code
 from ..vector_env import _state_ids
-from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments
+from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments, root_selection_arguments
 
 __all__ = ["SelfPlayPool", "BeliefsMissingError"]
 
@@ -59,6 +59,16 @@ class SelfPlayPool(MctsPool):
         max_tree_bytes: accounted-bytes admission budget (0: none).
         mode: ``"capitals"`` or ``"score"``.
         max_turns: overrides the mode's turn limit.
+        root_selection: "puct" (default) or "gumbel": sequential halving at each belief root, its
+            noise drawn from the root's belief seed (as MctsPool).
+        num_simulations: the simulation budget of one Gumbel search (as MctsPool).
+        max_considered_actions: root actions Gumbel considers (as MctsPool).
+        gumbel_scale: scale of the root's Gumbel noise (as MctsPool).
+        gumbel_value_scale: of the completed-Q transform (as MctsPool).
+        gumbel_maxvisit_init: of the completed-Q transform (as MctsPool).
+
+    Subtree reuse (MctsPool's ``reuse_tree``) does not apply: every real move roots the
+    trees in newly submitted beliefs.
     """
 
     def __init__(self, num_envs: int, seed: int = 0, map_size: int = 11, players: Sequence = (2, 1),
@@ -66,18 +76,25 @@ class SelfPlayPool(MctsPool):
                  auto_reset: bool = True, c_puct: float = 1.5, visible_action_history: int = 0,
                  max_pending_leaves_per_tree: int = 1, virtual_loss: float = 1.0,
                  max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
-                 mode: str = "capitals", max_turns: int | None = None):
+                 mode: str = "capitals", max_turns: int | None = None, root_selection: str = "puct",
+                 num_simulations: int | None = None, max_considered_actions: int = 16, gumbel_scale: float = 1.0,
+                 gumbel_value_scale: float = 0.1, gumbel_maxvisit_init: float = 50.0):
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)
         history = _v.integer(visible_action_history, "visible_action_history", 0, _core.MAX_VISIBLE_ACTION_HISTORY)
+        root = root_selection_arguments(root_selection, num_simulations, max_considered_actions, gumbel_scale,
+                                        gumbel_value_scale, gumbel_maxvisit_init)
         self._native = _core.SelfPlayPool(
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), False, threads,
             max_actions, _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
             _float(c_puct, "c_puct"), pending,
-            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history)
+            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history, **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
+        self._root_selection = root_selection
+        self._num_simulations = num_simulations
+        self._reuse_tree = False
 
     visible_action_history = property(lambda self: self._native.visible_action_history,
                                       doc="H, history rows per batch row.")
