@@ -70,7 +70,8 @@ def run(num_envs, map_size, players, particles, threads, moves, rounds, max_acti
         t1 = time.perf_counter()
         pool.belief_requests()
         t2 = time.perf_counter()
-        beliefs = empty_world_completion(np.repeat(allp["map_tokens"][:, :, None], particles, axis=2), request=req)
+        beliefs = empty_world_completion(np.repeat(allp["map_tokens"][:, :, None], particles, axis=2), request=req,
+                                         pool=pool)
         t3 = time.perf_counter()
         t["allp"] += t1 - t0
         t["req"] += t2 - t1
@@ -173,7 +174,7 @@ def history_cost(num_envs, map_size, players, particles, threads, moves, rounds,
         both("allp", lambda i: pools[i].all_player_belief_requests_into(allp[i]))
         both("req", lambda i: pools[i].belief_requests_into(reqs[i]))
         beliefs = empty_world_completion(np.repeat(allp[0]["map_tokens"][:, :, None], particles, axis=2),
-                                         request=reqs[0])
+                                         request=reqs[0], pool=pools[0])
         try:
             both("submit", lambda i: pools[i].submit_beliefs(reqs[i]["state_id"], beliefs))
         except ValueError:

@@ -10,10 +10,11 @@ all_player_belief_requests_into -> belief model (K particles per player, hidden 
 The belief model guesses the terrain of hidden tiles from the tile's position and the
 visible terrain mix, and is trained online on the visible tiles (their terrain is known);
 ``polyenv.selfplay.beliefs.empty_world_completion`` turns its guesses into complete,
-consistent tokens. A hypothesis the pool rejects (e.g. one that would make an extra move
-legal for the actor) is replaced, for the actor only, by the all-water baseline, and if the
-pool rejects that too the move is played from the live policy prior without search. The
-policy/value net is untrained: the example shows the data flow and prints its throughput.
+consistent tokens that reproduce the actor's own legal list (the pool adds what that list
+proves about hidden rows). Should the pool still reject a hypothesis, the actors' particles
+are replaced by the all-water baseline (accepted in every position); the move would be
+played unsearched only if that failed too. The policy/value net is untrained: the example
+shows the data flow and prints its throughput.
 """
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ class PolicyValueNet(nn.Module):
         return logits, torch.tanh(self.value(h))
 
 
-def believe(net, opt, allp, request, particles):
+def believe(net, opt, allp, request, particles, pool):
     """K completions per player [B, P, K, tiles, 23]; one online training step on visible tiles."""
     tokens = torch.from_numpy(allp["map_tokens"]).long()
     B, P, T, F = tokens.shape
@@ -82,7 +83,7 @@ def believe(net, opt, allp, request, particles):
         draws = torch.distributions.Categorical(logits=logits).sample((particles,))  # [K, B*P, T]
     terrain = TERRAINS[draws].permute(1, 0, 2).reshape(B, P, particles, T).numpy().astype(np.int32)
     repeated = np.repeat(allp["map_tokens"][:, :, None], particles, axis=2)
-    return empty_world_completion(repeated, terrain, request=request)
+    return empty_world_completion(repeated, terrain, request=request, pool=pool)
 
 
 def evaluate(net, buffers, count, players):
@@ -124,15 +125,16 @@ def main() -> None:
     for _ in range(args.moves):
         req = requests[cur]
         pool.all_player_belief_requests_into(allp)
-        beliefs = believe(belief_net, opt, allp, req, args.particles)
+        beliefs = believe(belief_net, opt, allp, req, args.particles, pool)
         try:
             pool.submit_beliefs(req["state_id"], beliefs)
             searched = True
         except ValueError:
             # Replace the actors' particles by the all-water baseline (still validated).
             actors = req["to_play"]
-            base = empty_world_completion(allp["map_tokens"][np.arange(B), actors][:, None], request=None)
-            beliefs[np.arange(B), actors] = base
+            base = empty_world_completion(np.repeat(allp["map_tokens"][:, :, None], args.particles, axis=2),
+                                          request=req, pool=pool)
+            beliefs[np.arange(B), actors] = base[np.arange(B), actors]
             stats["fallback"] += 1
             try:
                 pool.submit_beliefs(req["state_id"], beliefs)

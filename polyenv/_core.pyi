@@ -469,6 +469,10 @@ class SelfPlayPool(MctsPool):
         ...
     def belief_requests(self, buffers: typing.Any) -> typing.Any:
         ...
+    def fit_beliefs(self, state_ids: typing.Any, beliefs: typing.Any) -> int:
+        """
+        Fits the actor's particles in place to its live legal list; returns how many still differ
+        """
     def leaf_batch_spec(self, max_leaves: typing.SupportsInt | typing.SupportsIndex) -> dict:
         ...
     def reset(self, seed: typing.SupportsInt | typing.SupportsIndex | None, buffers: typing.Any) -> typing.Any:

@@ -1,7 +1,9 @@
 """The hidden observation columns, tested from Python (they were only checked
 by the C++ self-tests, which ``pytest`` does not run): an opponent's city
 population and production, its units' kills and home city read -1; crops, ore
-and whales read -1 until the observer has Organization, Climbing and Fishing."""
+and whales read -1 until the observer has Organization, Climbing and Fishing, or a
+tech with a legal action on them (Farming, Mining, Whaling): whenever a legal action
+of the observer depends on a resource, the observation shows it."""
 import pytest
 
 import polyenv
@@ -62,3 +64,40 @@ def test_whaling_without_fishing_shows_the_whales_it_can_gather():
     env.grant_tech(0, "whaling")
     assert "fishing" not in env.player(0)["techs"]
     assert env.observe(player=0)["map_tokens"][t, C["resource"]] == R["whales"]
+
+
+@pytest.mark.parametrize("terrain,resource", [("plain", "crops"), ("mountain", "ore"), ("shallow_water", "whales"),
+                                              ("deep_water", "whales"), ("shallow_water", "fish"),
+                                              ("plain", "fruit"), ("forest", "animal")])
+def test_a_resource_shows_whenever_a_legal_action_depends_on_it(terrain, resource):
+    # The observation must explain the observer's own legal list: whenever a legal action of the
+    # observer is there only because of the resource (gathering it, a building that needs it), the
+    # token shows it, whatever reveals it otherwise (RULES §2: Zebasi starts with Farming without
+    # Organization, so "build farm" is legal on crops §4 would hide). Each tech alone, stars to spare.
+    t = 1 * 8 + 1  # inside player 0's capital territory
+    for tech in polyenv.TECHS:
+        env, _ = board()
+        env.set_terrain(t, terrain)
+        env.set_stars(0, 100)
+        env.grant_tech(0, tech)
+        without = set(env.legal_actions().tolist())
+        env.set_resource(t, resource)
+        depends = set(env.legal_actions().tolist()) != without
+        shown = env.observe(player=0)["map_tokens"][t, C["resource"]] == R[resource]
+        assert shown or not depends, f"{tech}: a legal action depends on the {resource} the token hides"
+
+
+@pytest.mark.parametrize("tech,terrain,resource,building", [("farming", "plain", "crops", "farm"),
+                                                            ("mining", "mountain", "ore", "mine")])
+def test_building_tech_without_the_revealing_tech_shows_the_resource(tech, terrain, resource, building):
+    # Farming without Organization (Zebasi's start, RULES §2), Mining without Climbing: the building
+    # is legal on the resource, so the observer sees it (only there: the other player does not).
+    env, _ = board()
+    t = 1 * 8 + 1
+    env.set_terrain(t, terrain)
+    env.set_resource(t, resource)
+    env.set_stars(0, 10)
+    env.grant_tech(0, tech)
+    assert env.is_legal(env.action_id("build", target=t, arg=building))
+    assert env.observe(player=0)["map_tokens"][t, C["resource"]] == R[resource]
+    assert env.observe(player=1)["map_tokens"][t, C["resource"]] == -1

@@ -280,6 +280,17 @@ def test_into_calls_equal_allocating_calls():
         for key in sa:
             if key not in ("state_id", "episode_id"):
                 np.testing.assert_array_equal(sa[key], live_buf[key], err_msg=key)
+        # step_into is step on the buffers, illegal ids included (action_valid 0, nothing moves).
+        for _ in range(4):
+            ra = a.root_policy(1.0)
+            actions = ra["action_id"][:, 0].copy()
+            actions[1] = -5
+            sa = a.step(actions)
+            b.step_into(actions.copy(), live_buf)
+            assert sa["action_valid"].tolist() == [1, 0, 1]
+            for key in sa:
+                if key not in ("state_id", "episode_id"):
+                    np.testing.assert_array_equal(sa[key], live_buf[key], err_msg=key)
 
 
 def test_root_policy_temperatures():

@@ -174,3 +174,28 @@ def test_closed_pool_raises():
     for call in (pool.reset, pool.select_leaves, pool.abort_search, pool.root_policy, pool.search_stats):
         with pytest.raises(RuntimeError):
             call()
+
+
+def test_step_into_rejections(pool, pending):
+    # step_into: step's semantics on the *_into buffer protocol; every rejection changes nothing.
+    live_spec = pool.batch_spec()
+    actions = pool.root_policy()["action_id"][:, 0].copy()
+    buffers = sentinel(live_spec)
+    rejects(pool, PendingLeavesError, lambda: pool.step_into(actions, buffers), buffers)
+    pool.abort_search()
+    rejects(pool, ValueError, lambda: pool.step_into(actions.astype(np.int64), buffers), buffers)
+    rejects(pool, ValueError, lambda: pool.step_into(actions[:2], buffers), buffers)
+    rejects(pool, ValueError, lambda: pool.step_into(actions.tolist(), buffers), buffers)
+    for key, bad_value in (("terminal_values", np.zeros((3, 3), np.float32)),
+                           ("map_tokens", np.zeros((3, 64, 23), np.int64)),
+                           ("state_id", np.zeros(3, np.uint64)[::-1].copy()[None])):
+        bad = sentinel(live_spec)
+        bad[key] = bad_value
+        rejects(pool, ValueError, lambda: pool.step_into(actions, bad), bad)
+    missing = sentinel(live_spec)
+    del missing["winner"]
+    rejects(pool, ValueError, lambda: pool.step_into(actions, missing), missing)
+    # The action vector may view the output buffers (it is copied first).
+    buffers["action_id"][:, 0] = actions
+    pool.step_into(buffers["action_id"][:, 0], buffers)
+    assert buffers["action_valid"].all()

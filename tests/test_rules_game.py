@@ -255,3 +255,46 @@ def test_full_observability_reveals_everything():
     # RULES §0: PLAY_WITH_FULL_OBS=true: every tile starts revealed
     env = GameEnv(seed=0, full_observability=True)
     assert all(all(env.tile(t)["explored"]) for t in range(env.num_tiles))
+
+
+def meeting_board(their_techs, seed=0):
+    """Player 0's Warrior at (3,3) sees (2..4, 2..4); player 1's Warrior stands unseen at (3,5) and
+    player 1 knows ``their_techs``. Moving the Warrior to (3,4) reveals (3,5): the tribes meet."""
+    env = GameEnv.blank(8, (Bardur, Imperius), revealed=False, seed=seed)
+    env.place_city(0, at(env, 0, 0), capital=True)
+    env.place_city(1, at(env, 7, 7), capital=True)
+    env.place_unit(0, "warrior", at(env, 3, 3))
+    env.place_unit(1, "warrior", at(env, 3, 5))
+    env.reveal(0, area(env, at(env, 3, 3), 1))
+    for tech in their_techs:
+        env.grant_tech(1, tech)
+    assert env.player(0)["techs"] == [] and env.player(0)["met"] == []
+    return env
+
+
+def test_meeting_grants_a_tech_the_tribe_has_and_lacks():
+    # RULES §6: "The first time a tribe sees another tribe's unit or city, it gets one random tech
+    # that tribe has and it lacks."
+    env = meeting_board(["fishing"])
+    act(env, "move", source=at(env, 3, 3), target=at(env, 3, 4))
+    assert env.player(0)["met"] == [1]
+    assert env.player(0)["techs"] == ["fishing"]
+
+
+def test_meeting_never_grants_a_tech_whose_parent_the_tribe_lacks():
+    # RULES §4: "A tech can be researched if its parent is researched (or it has no parent)";
+    # §2: only a starting tech "is granted even if its parent is missing". The tech a meeting
+    # draws goes through the same research rule (Tribes' meetTribe -> TechnologyTree.doResearch,
+    # which refuses a tech that is not researchable): Whaling drawn without Fishing gives nothing.
+    env = meeting_board(["whaling"])  # Whaling granted to player 1 without its parent, Fishing
+    act(env, "move", source=at(env, 3, 3), target=at(env, 3, 4))
+    assert env.player(0)["met"] == [1]
+    assert env.player(0)["techs"] == []
+    # With both, the draw is Fishing (granted) or Whaling (refused, nothing granted): over a few
+    # seeds both happen, and Whaling never comes alone.
+    outcomes = set()
+    for seed in range(16):
+        env = meeting_board(["fishing", "whaling"], seed=seed)
+        act(env, "move", source=at(env, 3, 3), target=at(env, 3, 4))
+        outcomes.add(tuple(env.player(0)["techs"]))
+    assert outcomes == {("fishing",), ()}

@@ -23,11 +23,12 @@ def stats(pool):
     return dict(rebuilt=rebuilt, fallbacks=fallbacks, skipped=skipped)
 
 
-def actor_blind_beliefs(envs, req, allp, particles=2):
+def actor_blind_beliefs(pool, envs, req, allp, particles=2):
     """Truth completions for every player except the live actor, whose hidden rows are the
     empty-world guess: the actor's guesses of tiles it cannot see are wrong."""
     truth = truth_beliefs(envs, allp, particles=particles)
-    empty = empty_world_completion(np.repeat(allp["map_tokens"][:, :, None], particles, axis=2), request=req)
+    empty = empty_world_completion(np.repeat(allp["map_tokens"][:, :, None], particles, axis=2), request=req,
+                                   pool=pool)
     out = truth.copy()
     for i, actor in enumerate(req["to_play"]):
         out[i, actor] = empty[i, actor]
@@ -49,7 +50,7 @@ def test_next_actor_acts_in_its_own_world(players):
         req = pool.reset(seed=7)
         envs = mirror(7, B, map_size=11, players=players)
         allp = pool.all_player_belief_requests()
-        beliefs = actor_blind_beliefs(envs, req, allp)
+        beliefs = actor_blind_beliefs(pool, envs, req, allp)
         if form == "root":
             beliefs = np.ascontiguousarray(beliefs[np.arange(B), req["to_play"], 0])
         pool.submit_beliefs(req["state_id"], beliefs)
@@ -125,7 +126,7 @@ def test_redeterminization_does_not_depend_on_the_thread_count(players):
         out, rebuilt = [], 0
         for _ in range(4):
             allp = pool.all_player_belief_requests()
-            pool.submit_beliefs(req["state_id"], actor_blind_beliefs(envs, req, allp, particles=3))
+            pool.submit_beliefs(req["state_id"], actor_blind_beliefs(pool, envs, req, allp, particles=3))
             for batch in search_ending_turns(pool, 6):
                 out += [batch[k] for k in ("map_tokens", "state", "action_id", "to_play")]
             root = pool.root_policy()
@@ -176,7 +177,7 @@ def test_twins_identical_and_other_players_particles_matter(players, moves):
 
     # The same pool position, other players' hidden rows guessed as an empty world instead.
     pa = a.all_player_belief_requests()
-    empty = empty_world_completion(np.repeat(pa["map_tokens"][:, :, None], 2, axis=2), request=ra)
+    empty = empty_world_completion(np.repeat(pa["map_tokens"][:, :, None], 2, axis=2), request=ra, pool=a)
     actor = int(ra["to_play"][0])
     other = truth.copy()
     for p in range(len(players)):
@@ -202,7 +203,7 @@ def test_rejected_submission_keeps_the_worlds_of_the_accepted_one():
         req = pool.reset(seed=5)
         envs = mirror(5, 2, map_size=11, players=FOUR)
         allp = pool.all_player_belief_requests()
-        good = actor_blind_beliefs(envs, req, allp)
+        good = actor_blind_beliefs(pool, envs, req, allp)
         pool.submit_beliefs(req["state_id"], good)
         if reject:
             bad = truth_beliefs(envs, allp, particles=2)  # different worlds for every player ...

@@ -93,7 +93,7 @@ GameDescription describe_config(int map_size, int num_players, int mode, int max
   d.map_token_ranges = {{
       {0, 1, "0 unexplored, 1 explored (§6)"},
       {0, kNumTerrains - 1, "terrain (§1.1)"},
-      {-1, kNumResourceKeys - 1, "resource, -1 none or not yet revealed by tech (§1.2, §4)"},
+      {-1, kNumResourceKeys - 1, "resource, -1 none or hidden: crops, ore, whales need a tech that reveals or acts on them (§1.2, §4)"},
       {-1, kNumBuildings - 1, "building, -1 none (§9.2)"},
       {0, kMaxTempleLevel, "temple level 1..5, else 0 (§9.2)"},
       {0, 1, "road (§9.4)"},

@@ -5,7 +5,8 @@
 //   1 terrain             Terrain
 //   2 resource            Resource, -1 none; crops/ore/whales read -1 until the
 //                         observer has Organization/Climbing/Fishing (§4, also
-//                         with full observability)
+//                         with full observability) or a tech with a legal action
+//                         on them (Farming/Mining/Whaling): sees_resource
 //   3 building            Building, -1 none
 //   4 building_level      temple level (1..5) on temples, else 0
 //   5 road                0/1
@@ -44,15 +45,9 @@ namespace polyenv {
 
 namespace {
 
-// §4: agents see crops, ore and whales only with the revealing tech.
-inline int32_t visible_resource(const Player& p, int r) {
-  switch (r) {
-    case kCrops: return p.has(kOrganization) ? r : -1;
-    case kOre: return p.has(kClimbing) ? r : -1;
-    case kWhales: return p.has(kFishing) || p.has(kWhaling) ? r : -1;  // Whaling can come without Fishing
-    default: return r;
-  }
-}
+// The engine's one rule (sees_resource, engine/game.hpp): §4's revealing tech, or a tech whose legal
+// actions depend on the resource, so the tokens explain the observer's own legal list.
+inline int32_t visible_resource(const Player& p, int r) { return r == kNoResource || sees_resource(p, r) ? r : -1; }
 
 // The columns from kColCityOwner on of a tile with neither a city centre nor a unit (most
 // tiles): written as one block, then overwritten where a city or a unit stands.

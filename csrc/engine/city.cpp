@@ -365,8 +365,7 @@ int researchable_count(const GameState& s, int player, int* out) {
   const Player& p = s.players[player];
   int count = 0;
   for (int t = 0; t < kNumTechs; ++t) {
-    int parent = kTechs[t].parent;
-    if (!p.has(t) && (parent == kNoTech || p.has(parent))) out[count++] = t;
+    if (p.can_learn(t)) out[count++] = t;
   }
   return count;
 }

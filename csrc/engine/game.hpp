@@ -175,6 +175,13 @@ inline int relative_player(const GameState& s, int self, int other) {
 inline int32_t owner_code(const GameState& s, int observer, int owner) {
   return owner < 0 ? 0 : 1 + relative_player(s, observer, owner);
 }
+// Whether `p`'s observations show `resource`: §4's revealing tech, or any tech with a legal action
+// on it. The observation must explain the observer's own legal list: Zebasi starts with Farming
+// without Organization (§2), and "build farm" is legal on crops §4 alone would hide.
+inline bool sees_resource(const Player& p, int resource) {
+  const int reveal = revealing_tech(resource);
+  return reveal == kNoTech || p.has(reveal) || (p.techs & techs_acting_on(resource)) != 0;
+}
 // Checks every invariant (cached counters vs recomputed values, tile/unit
 // back-references). Returns an empty string when consistent, else the first problem.
 std::string check_invariants(const GameState& s);

@@ -122,16 +122,6 @@ inline bool building_fits(int building, uint32_t neighbours, uint32_t in_city) {
   if (info.adjacent_to >= 0 && !((neighbours >> info.adjacent_to) & 1u)) return false;
   return !(info.one_per_city && ((in_city >> building) & 1u));
 }
-// The tech that gathers `resource` (kNoTech: crops, ore and ruins are not gathered).
-constexpr int gather_tech(int resource) {
-  switch (resource) {
-    case kFruit: return kOrganization;
-    case kAnimal: return kHunting;
-    case kFish: return kFishing;
-    case kWhales: return kWhaling;
-    default: return kNoTech;
-  }
-}
 bool can_tile_action(const GameState& s, int city, int tile, int kind);
 void apply_build(GameState& s, int city, int tile, int building);
 // apply_build without the payment: the building and all its effects (population,

@@ -179,6 +179,34 @@ inline constexpr std::array<const char*, kNumTileActions> kTileActionNames = {
 inline constexpr int kGatherCost = 2;
 inline constexpr int kBurnForestCost = 5;
 inline constexpr int kGrowForestCost = 5;
+// The tech that gathers `resource` (kNoTech: crops, ore and ruins are not gathered).
+constexpr int gather_tech(int resource) {
+  switch (resource) {
+    case kFruit: return kOrganization;
+    case kAnimal: return kHunting;
+    case kFish: return kFishing;
+    case kWhales: return kWhaling;
+    default: return kNoTech;
+  }
+}
+// §4: the tech that reveals `resource` to agents (kNoTech: always shown).
+constexpr int revealing_tech(int resource) {
+  switch (resource) {
+    case kCrops: return kOrganization;
+    case kOre: return kClimbing;
+    case kWhales: return kFishing;
+    default: return kNoTech;
+  }
+}
+// The techs that make a legal action depend on `resource` being on a tile: gathering it
+// (can_tile_action) and the buildings that need it (can_build: Farm on crops, Mine on ore).
+constexpr uint32_t techs_acting_on(int resource) {
+  uint32_t bits = gather_tech(resource) != kNoTech ? 1u << gather_tech(resource) : 0u;
+  for (const BuildingInfo& b : kBuildings) {
+    if (b.resource == resource && b.resource != kNoResource && b.tech != kNoTech) bits |= 1u << b.tech;
+  }
+  return bits;
+}
 
 // ---------------------------------------------------------------- §8 cities
 enum LevelUpReward : int8_t {

@@ -95,6 +95,12 @@ struct Player {
   std::array<int8_t, kMaxPlayers> allegiance{};
   uint16_t pad1 = 0;
   bool has(int tech) const { return (techs >> tech) & 1u; }
+  // §4: an unknown tech whose parent is known (or that has no parent). Research, ruins and meeting a
+  // tribe grant only such techs; a starting tech is the one exception (§2).
+  bool can_learn(int tech) const {
+    const int parent = kTechs[std::size_t(tech)].parent;
+    return !has(tech) && (parent == kNoTech || has(parent));
+  }
   bool operator==(const Player&) const = default;
 };
 

@@ -93,11 +93,7 @@ void apply_unit_self(GameState& s, int slot, int kind) {
 }
 
 bool can_research(const GameState& s, int player, int tech) {
-  const Player& p = s.players[player];
-  if (p.has(tech)) return false;
-  int parent = kTechs[tech].parent;
-  if (parent != kNoTech && !p.has(parent)) return false;
-  return p.stars >= tech_cost(s, player, tech);
+  return s.players[player].can_learn(tech) && s.players[player].stars >= tech_cost(s, player, tech);
 }
 
 bool can_declare_war(const GameState& s, int player, int target) {

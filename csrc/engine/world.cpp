@@ -222,8 +222,10 @@ int unit_movement(const Unit& u) { return kUnits[u.type].mov; }
 
 namespace {
 
-// §6: the first time a tribe sees another tribe, it gets one random tech that
-// tribe has and it lacks (no score).
+// §6: the first time a tribe sees another tribe, it draws one random tech that tribe has and it
+// lacks, and gets it (no score) when it can learn it (§4: its parent known). Tribes' meetTribe
+// draws from the same candidates and researches through TechnologyTree.doResearch, which refuses
+// a tech that is not researchable: a drawn tech without its parent gives nothing.
 void meet(GameState& s, int player, int other) {
   if (player == other || other < 0) return;
   Player& p = s.players[player];
@@ -235,7 +237,10 @@ void meet(GameState& s, int player, int other) {
   int pick = int(s.rng.below(uint32_t(n)));
   for (int t = 0; t < kNumTechs; ++t) {
     if (!((candidates >> t) & 1u)) continue;
-    if (pick-- == 0) { grant_tech(s, player, t, false); return; }
+    if (pick-- == 0) {
+      if (p.can_learn(t)) grant_tech(s, player, t, false);
+      return;
+    }
   }
 }
 

@@ -124,6 +124,20 @@ void init_selfplay_pool(py::module_& m) {
         py::gil_scoped_release release;
         p.submit_beliefs(ids.data(), data, layout, particles);
       }, py::arg("state_ids"), py::arg("beliefs"))
+      .def("fit_beliefs", [](SelfPlayPool& p, const py::object& state_ids, const py::object& beliefs) {
+        py::array sids = input_vector(state_ids, "state_ids", 'u', 8, 8, "uint64", p.num_envs());
+        SelfPlayPool::Layout layout;
+        int particles = 1;
+        py::array tokens = belief_tokens(p, beliefs, layout, particles);
+        if (!tokens.writeable()) throw InvalidArgument("beliefs must be writable (fit_beliefs changes it in place)");
+        std::vector<uint64_t> ids(size_t(p.num_envs()));
+        const Strided<uint64_t> s = strided<uint64_t>(sids);
+        for (int i = 0; i < s.size; ++i) ids[size_t(i)] = s[i];
+        int32_t* data = static_cast<int32_t*>(tokens.mutable_data());
+        py::gil_scoped_release release;
+        return p.fit_beliefs(ids.data(), data, layout, particles);
+      }, py::arg("state_ids"), py::arg("beliefs"),
+         "Fits the actor's particles in place to its live legal list; returns how many still differ")
       .def("select_leaves", [](SelfPlayPool& p, int capacity, const py::object& buffers) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
         auto [count, arrays] =

@@ -43,7 +43,9 @@ void extract_knowledge(const GameState& live, int observer, PlayerKnowledge& out
 uint64_t belief_seed(const GameState& header, int observer, const int32_t* tokens, int tiles, uint64_t salt);
 
 // Empty string when `particle` keeps column 0 of `obs` and every row whose
-// column 0 is 1 unchanged; else a description of the first difference.
+// column 0 is 1 unchanged, and fills every hidden row (a hidden row left as the
+// observation's all-zero fog row is no hypothesis); else a description of the
+// first problem, in words a caller can act on.
 std::string check_visible_rows(const int32_t* obs, const int32_t* particle, int tiles);
 
 // Builds the belief world of `k.observer` from `tokens` ([tiles, 23]).

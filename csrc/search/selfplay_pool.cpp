@@ -273,7 +273,7 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
         extract_knowledge(live, p, know);
         for (int k = 0; k < K && problem.empty(); ++k) {
           const int32_t* particle = base + per_particle * (size_t(q) * size_t(K) + size_t(k));
-          const std::string where = "env " + std::to_string(env) + ", player " + std::to_string(p) +
+          const std::string where = "the game of env_id " + std::to_string(env) + ", player " + std::to_string(p) +
                                     (K > 1 ? ", particle " + std::to_string(k) : std::string()) + ": ";
           problem = check_visible_rows(obs.data(), particle, T);
           if (problem.empty()) {
@@ -288,9 +288,15 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
                 while (j < n_live && j < n_world && live_ids[size_t(j)] == world_ids[size_t(j)]) ++j;
                 const bool extra = j < n_world && (j >= n_live || world_ids[size_t(j)] < live_ids[size_t(j)]);
                 const int32_t id = extra ? world_ids[size_t(j)] : live_ids[size_t(j)];
+                // Described in the world where it is legal: the live one only for an action of the
+                // actor's own (observed) list.
                 problem = "the hypothesis changes the actor's legal root action set (" + std::to_string(n_world) +
-                          " legal actions vs " + std::to_string(n_live) + " live; action " + std::to_string(id) +
-                          (extra ? " is legal only in the hypothesis)" : " is legal only in the live game)");
+                          " legal actions vs " + std::to_string(n_live) + " live): action " + std::to_string(id) +
+                          " (" + describe_action(extra ? target : live, id) + ")" +
+                          (extra ? " is legal only in the hypothesis" : " is legal only in the live game") +
+                          ". The actor's legal actions are part of its observation and each of its particles "
+                          "must reproduce them; SelfPlayPool.fit_beliefs adds what they prove to the hidden rows "
+                          "(units whose zone of control ends a move, own territory or buildings on hidden tiles)";
               }
             }
             if (p == actor && k == root_k) seeds_[size_t(env)] = seed;
@@ -305,7 +311,8 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
   });
   for (int env = 0; env < B; ++env) {
     if (!problems_[size_t(env)].empty()) {
-      throw InvalidArgument("malformed belief (" + problems_[size_t(env)] + "); the whole submission was rejected");
+      throw InvalidArgument("malformed belief for " + problems_[size_t(env)] +
+                            "; the whole submission was rejected and nothing changed");
     }
   }
   if (keep_worlds) std::swap(worlds_, worlds_next_);
@@ -315,6 +322,43 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
   }
   set_roots(roots_.data(), seeds_.data(), hooks_.data());
   for (int env = 0; env < B; ++env) belief_state_id_[size_t(env)] = live_state_id(env);
+}
+
+int SelfPlayPool::fit_beliefs(const uint64_t* state_ids, int32_t* tokens, Layout layout, int particles) {
+  std::lock_guard<std::recursive_mutex> guard(lock());
+  check_open();
+  const int B = num_envs(), P = num_players();
+  const int K = layout == Layout::kParticles ? particles : 1;
+  for (int env = 0; env < B; ++env) {
+    if (state_ids[env] != live_state_id(env)) {
+      throw StaleState("state id " + std::to_string(state_ids[env]) + " of env " + std::to_string(env) +
+                       " is stale: the live state id is " + std::to_string(live_state_id(env)) +
+                       "; no belief was changed");
+    }
+  }
+  const size_t per_particle = size_t(dims().tiles) * kMapTokenFeatures;
+  const size_t per_env = per_particle * size_t(layout == Layout::kRoot ? 1 : P) * size_t(K);
+  std::vector<int> unfitted(size_t(B), 0);
+  workers().run(B, [&](int begin, int end) {
+    std::vector<int32_t> live_ids(static_cast<size_t>(action_space_size()));
+    PlayerKnowledge know;
+    BeliefFitScratch scratch;
+    for (int env = begin; env < end; ++env) {
+      const GameState& live = live_state(env);
+      const int actor = live_observer(env);
+      if (live.game_over) continue;  // a finished game has no legal list to explain
+      const int n_live = legal_actions(live, live_ids.data(), int(live_ids.size()));
+      extract_knowledge(live, actor, know);
+      int32_t* own = tokens + per_env * size_t(env) + (layout == Layout::kRoot ? 0 : per_particle * size_t(K) * size_t(actor));
+      for (int k = 0; k < K; ++k) {
+        unfitted[size_t(env)] += !fit_to_legal_actions(know, own + per_particle * size_t(k), live_ids.data(), n_live,
+                                                       scratch).exact;
+      }
+    }
+  });
+  int total = 0;
+  for (int u : unfitted) total += u;
+  return total;
 }
 
 int SelfPlayPool::select_leaves(int capacity, const FieldView& out) {

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "belief_fit.hpp"
 #include "belief_world.hpp"
 #include "mcts_pool.hpp"
 #include "redeterminize.hpp"
@@ -62,6 +63,10 @@ class SelfPlayPool : public MctsPool {
   // (state ids, visible rows, consistency, the actor's legal set) before any
   // tree changes; InvalidArgument / StaleState / PendingLeaves otherwise.
   void submit_beliefs(const uint64_t* state_ids, const int32_t* tokens, Layout layout, int particles);
+  // Fits the actor's particles of `tokens` (submit_beliefs' layouts) in place to its live legal
+  // list (belief_fit.hpp); other players' particles are left alone. StaleState on a stale id.
+  // Returns the number of actor particles that still differ from the live list.
+  int fit_beliefs(const uint64_t* state_ids, int32_t* tokens, Layout layout, int particles);
 
   // MctsPool::select_leaves after checking every game has a belief root (BeliefsMissing).
   int select_leaves(int capacity, const FieldView& out);

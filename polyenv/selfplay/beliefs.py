@@ -1,13 +1,13 @@
-"""A baseline belief completion for SelfPlayPool (NumPy, vectorised).
+"""A baseline belief completion for SelfPlayPool (NumPy, vectorised, plus the pool's fit).
 
-``empty_world_completion(map_tokens, terrain)`` fills every hidden row with an
-empty tile of ``terrain`` (per hidden row, or one value for all) and puts a
-level-1 city wherever a visible tile's territory points at a hidden centre (or,
-when the observer never saw that owner's centre, on the nearest hidden tile), so
-the hypothesis is internally consistent. With ``request`` it also gives every
-opponent without a visible capital a guessed one. It is the simplest valid input to
-``SelfPlayPool.submit_beliefs``; a real belief model replaces the terrain
-guess and adds hidden units and cities.
+``empty_world_completion(map_tokens, terrain, request=..., pool=...)`` fills every hidden row
+with an empty tile of ``terrain`` (per hidden row, or one value for all), puts a level-1 city
+wherever a visible tile's territory points at a hidden centre (or, when the observer never saw
+that owner's centre, on the nearest hidden tile), gives every opponent without a visible capital
+a guessed one, and finally lets the pool add what the actor's own legal action list proves
+(``SelfPlayPool.fit_beliefs``: units whose zone of control stops a move, own territory on hidden
+tiles). The result is accepted by ``SelfPlayPool.submit_beliefs`` in every position; a real
+belief model replaces the terrain guess and adds hidden units and cities.
 """
 
 from __future__ import annotations
@@ -21,16 +21,13 @@ __all__ = ["EMPTY_HIDDEN_ROW", "empty_world_completion"]
 
 # Map token and action feature columns, codes and flag bits (the engine's layout: polyenv.GameDescription).
 _LAYOUT = game_description()
-_COL, _ACT = _LAYOUT.map_token_columns, _LAYOUT.action_feature_columns
+_COL = _LAYOUT.map_token_columns
 _EXPLORED, _TERRAIN, _RESOURCE, _BUILDING = _COL["explored"], _COL["terrain"], _COL["resource"], _COL["building"]
 _TERRITORY, _CENTRE, _CITY_OWNER, _CITY_LEVEL = _COL["territory_owner"], _COL["territory_city_tile"], \
     _COL["city_owner"], _COL["city_level"]
 _CITY_FLAGS, _UNIT_OWNER, _UNIT_TYPE = _COL["city_flags"], _COL["unit_owner"], _COL["unit_type"]
-_KIND, _SOURCE, _TARGET = _ACT["type_id"], _ACT["source_index"], _ACT["target_index"]
 _CAPITAL = _LAYOUT.city_flags["capital"]
-_PLAIN, _SHALLOW, _DEEP, _CITY = (_core.TERRAINS.index(t) for t in ("plain", "shallow_water", "deep_water", "city"))
-_MOVE = _core.ACTION_KINDS.index("move")
-_NAVAL = np.array([_core.UNIT_TYPES.index(u) for u in ("boat", "ship", "battleship")])
+_DEEP, _CITY = (_core.TERRAINS.index(t) for t in ("deep_water", "city"))
 
 
 def _empty_hidden_row() -> np.ndarray:
@@ -47,26 +44,35 @@ def _empty_hidden_row() -> np.ndarray:
 EMPTY_HIDDEN_ROW = _empty_hidden_row()
 
 
-def empty_world_completion(map_tokens: np.ndarray, terrain: np.ndarray | int = _DEEP,
-                           request: dict | None = None) -> np.ndarray:
-    """Completes ``map_tokens`` ([..., tiles, 23] int32, observations) in hidden rows only.
+def empty_world_completion(map_tokens: np.ndarray, terrain: np.ndarray | int = _DEEP, *, request: dict,
+                           pool) -> np.ndarray:
+    """Completes ``map_tokens`` (the players' observations) in hidden rows only, for ``pool``.
 
-    ``terrain``: the terrain of every hidden tile, an int or an int array broadcastable to
-    ``map_tokens[..., 0]`` (read at hidden rows). ``request``: the [B] belief request
-    (``belief_requests()``) when ``map_tokens`` is [B, P, ..., tiles, 23]: the actor's own
-    legal moves into hidden tiles then get a terrain that keeps them legal (plain for a land
-    unit, shallow water for a boat), as SelfPlayPool requires of the actor's particles, and
-    every opponent without a capital in the hypothesis gets a guessed one (see _guess_capitals).
-    Returns a new C-contiguous int32 array.
+    ``map_tokens``: int32 observations in a layout ``SelfPlayPool.submit_beliefs`` takes:
+    [B, P, K, tiles, 23] (K particles per player, e.g. ``all_player_belief_requests()
+    ["map_tokens"][:, :, None]``), [B, P, tiles, 23], or the legacy [B, tiles, 23] (each actor's
+    own view). ``terrain``: the terrain of every hidden tile, an int or an int array
+    broadcastable to ``map_tokens[..., 0]`` (read at hidden rows). ``request``: the live request
+    batch the observations belong to (``reset`` / ``step`` / ``belief_requests``): its state ids
+    tie the completion to the live positions. ``pool``: the SelfPlayPool: every opponent without a
+    capital in the hypothesis gets a guessed one (see _guess_capitals; without it every End Turn
+    inside the belief world would end the game), and ``pool.fit_beliefs`` then adds what the
+    actor's own legal list proves, so the result reproduces it. Returns a new C-contiguous int32
+    array of the same shape. ValueError when ``request`` or ``pool`` is missing or does not match.
     """
+    B, P = _check_pool_and_request(pool, request)
     tokens = np.asarray(map_tokens, dtype=np.int32)
+    T, F = pool.map_size ** 2, len(_LAYOUT.map_token_features)
+    lead = tokens.shape[:-2]
+    if tokens.shape[-2:] != (T, F) or not (lead == (B,) or lead[:2] == (B, P) and len(lead) in (2, 3)):
+        raise ValueError(f"map_tokens must have shape ({B}, {P}, K, {T}, {F}), ({B}, {P}, {T}, {F}) or "
+                         f"({B}, {T}, {F}) for this pool, got {tokens.shape}")
     out = tokens.copy()
     hidden = tokens[..., _EXPLORED] == 0
     out[hidden] = EMPTY_HIDDEN_ROW
     out[..., _TERRAIN] = np.where(hidden, np.broadcast_to(np.asarray(terrain, dtype=np.int32), hidden.shape),
                                   out[..., _TERRAIN])
     # A visible territory whose centre is hidden: that centre holds the owner's level-1 city.
-    lead = tokens.shape[:-2]
     flat = out.reshape(-1, tokens.shape[-2], tokens.shape[-1])
     flat_hidden = hidden.reshape(-1, tokens.shape[-2])
     rows, tiles = np.nonzero((flat[..., _CENTRE] >= 0) & ~flat_hidden)
@@ -79,12 +85,24 @@ def empty_world_completion(map_tokens: np.ndarray, terrain: np.ndarray | int = _
     flat[rows, centres, _CITY_OWNER] = owners
     flat[rows, centres, _CITY_LEVEL] = 1
     _guess_unseen_centres(flat, flat_hidden)
-    if request is not None:
-        _guess_capitals(flat, flat_hidden, int(request["terminal_values"].shape[-1]))
-    out = flat.reshape(*lead, *tokens.shape[-2:])
-    if request is not None:
-        _keep_actor_moves(out, tokens, request)
-    return np.ascontiguousarray(out)
+    _guess_capitals(flat, flat_hidden, P)
+    out = np.ascontiguousarray(flat.reshape(*lead, *tokens.shape[-2:]))
+    return pool.fit_beliefs(request["state_id"], out)
+
+
+def _check_pool_and_request(pool, request) -> tuple[int, int]:
+    """(B, P) of ``pool`` after checking ``pool`` is a SelfPlayPool and ``request`` a request batch of it."""
+    from .selfplay_pool import SelfPlayPool
+
+    if not isinstance(pool, SelfPlayPool):
+        raise ValueError(f"pool must be the SelfPlayPool the beliefs are for, got {type(pool).__name__}")
+    B, P = pool.num_envs, pool.player_count
+    state_ids = None if not isinstance(request, dict) else request.get("state_id")
+    if state_ids is None or np.shape(state_ids) != (B,):
+        raise ValueError("request must be the pool's live request batch (the dict reset(), step() or "
+                         "belief_requests() returned, with state_id [B]); without it the completion cannot be "
+                         "tied to the live positions")
+    return B, P
 
 
 def _guess_unseen_centres(flat: np.ndarray, hidden: np.ndarray) -> None:
@@ -143,17 +161,3 @@ def _guess_capitals(flat: np.ndarray, hidden: np.ndarray, players: int) -> None:
                 continue  # next to a visible tile it could be a destination of the actor's moves
             flat[r, centre, [_TERRAIN, _RESOURCE, _BUILDING, _TERRITORY, _CENTRE, _CITY_OWNER, _CITY_LEVEL,
                              _CITY_FLAGS]] = (_CITY, -1, -1, owner, centre, owner, 1, _CAPITAL)
-
-
-def _keep_actor_moves(out: np.ndarray, tokens: np.ndarray, request: dict) -> None:
-    feats, mask, to_play = request["action_features"], request["action_mask"], request["to_play"]
-    B = feats.shape[0]
-    b, j = np.nonzero((mask != 0) & (feats[..., _KIND] == _MOVE))
-    src, dst = feats[b, j, _SOURCE], feats[b, j, _TARGET]
-    actor = to_play[b]
-    actor_view = tokens[np.arange(B), to_play].reshape(B, -1, tokens.shape[-2], tokens.shape[-1])[:, 0]
-    hidden = actor_view[b, dst, _EXPLORED] == 0
-    b, src, dst, actor = b[hidden], src[hidden], dst[hidden], actor[hidden]
-    naval = np.isin(actor_view[b, src, _UNIT_TYPE], _NAVAL)
-    view = out.reshape(out.shape[0], out.shape[1], -1, *out.shape[-2:])  # [B, P, K, tiles, 23]
-    view[b, actor, :, dst, _TERRAIN] = np.where(naval, _SHALLOW, _PLAIN)[:, None]

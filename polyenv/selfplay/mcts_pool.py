@@ -298,6 +298,17 @@ class MctsPool:
         self._check_open()
         return self._native.step(_actions(action_ids), _state_ids(state_ids), None)
 
+    def step_into(self, action_ids: np.ndarray, buffers: dict) -> None:
+        """``step`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``), for synchronous loops.
+
+        ``action_ids``: int32 [B] (any stride; copied before the batch is written, so it may view
+        ``buffers``). Everything is validated before any game changes: a wrong dtype, length or
+        buffer raises ValueError, pending leaves PendingLeavesError, and nothing changes. Prefer
+        ``step_into_checked`` when actions may come from an older batch.
+        """
+        self._check_open()
+        self._native.step(action_ids, None, buffers)
+
     def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
         """``step_checked`` writing into ``buffers``: ``action_ids`` int32 [B] and ``state_ids`` uint64 [B] (copied
         before the batch is written, so they may view ``buffers``)."""

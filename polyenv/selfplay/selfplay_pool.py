@@ -151,6 +151,28 @@ class SelfPlayPool(MctsPool):
         self._check_open()
         self._native.submit_beliefs(_state_ids(state_ids), beliefs)
 
+    def fit_beliefs(self, state_ids, beliefs: np.ndarray) -> np.ndarray:
+        """A copy of ``beliefs`` whose actor particles reproduce the actor's live legal list.
+
+        ``state_ids``: uint64 [B], the live state ids (StaleStateError otherwise). ``beliefs``: as
+        ``submit_beliefs`` takes it (int32, C-contiguous, [B, tiles, 23], [B, P, tiles, 23] or
+        [B, P, K, tiles, 23]); it is not changed. The actor's legal action list is part of what it
+        observes, and ``submit_beliefs`` requires each of its particles to reproduce it; what
+        decides it can lie in hidden rows. This adds to the hidden rows of the actor's particles the
+        least the list proves: a unit of another tribe next to a visible tile where its zone of
+        control stops a move the list lacks, the actor's own territory (with the terrain, resource
+        or building needed) on a hidden tile the list builds on or acts on, or no territory on a
+        hidden tile where only the hypothesis acts. It reads only the particles, the actor's own
+        records and its live legal list, deterministically; visible rows and the other players'
+        particles are never changed. A particle it cannot fit stays as close as it got, and
+        ``submit_beliefs`` names what still differs.
+        """
+        self._check_open()
+        ids = _state_ids(state_ids)
+        out = np.array(beliefs, order="C", copy=True) if isinstance(beliefs, np.ndarray) else beliefs
+        self._native.fit_beliefs(ids, out)
+        return out
+
     def __repr__(self) -> str:
         return (f"SelfPlayPool(num_envs={self.num_envs}, players={self.player_count}, "
                 f"max_actions={self.max_actions}, num_threads={self.num_threads}"
