@@ -9,6 +9,8 @@
 * ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
+* ``polyenv serve``  — a local web app: play against the bots by clicking, watch bot games, open
+  records (polyenv/viz/server.py).
 * ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/cli_tournament.py).
 
 ``main(argv)`` returns the exit code (0 = success).
@@ -33,7 +35,7 @@ import numpy as np
 
 from .description import MAX_PLAYERS, MIN_PLAYERS
 
-__all__ = ["main", "load_record", "RECORD_FORMAT"]
+__all__ = ["main", "load_record", "check_record", "RECORD_FORMAT"]
 
 RECORD_FORMAT = "polyenv-game"
 RECORD_VERSION = 1
@@ -44,7 +46,8 @@ BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
 # ---------------------------------------------------------------------------- shared helpers
 def _game_from_config(seed: int, config: dict):
     from .game_env import GameEnv
-    kwargs = dict(seed=seed, mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"))
+    kwargs = dict(seed=seed, mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"),
+                  full_observability=config.get("full_observability", False))
     if config.get("level") is not None:
         return GameEnv(level=config["level"], players=config.get("players"), **kwargs)
     return GameEnv(map_size=config["map_size"], players=config.get("players"), **kwargs)
@@ -108,6 +111,8 @@ def _check_record(record: dict, path) -> None:
         bad(f"config.map_size must be an integer, got {config.get('map_size')!r}")
     if config.get("players") is not None and not isinstance(config["players"], list):
         bad("config.players must be a list of tribes")
+    if not isinstance(config.get("full_observability", False), bool):
+        bad("config.full_observability must be true or false")
     actions = record["actions"]
     if not isinstance(actions, list) or not all(_is_int(a) for a in actions):
         wrong = next((a for a in actions if not _is_int(a)), None) if isinstance(actions, list) else actions
@@ -122,7 +127,7 @@ def _check_record(record: dict, path) -> None:
         bad("result must be an object")
 
 
-_CONFIG_KEYS = {"map_size", "players", "mode", "max_turns", "level"}
+_CONFIG_KEYS = {"map_size", "players", "mode", "max_turns", "level", "full_observability"}
 
 
 def load_record(path) -> dict:
@@ -133,14 +138,20 @@ def load_record(path) -> dict:
             record = json.load(f)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read game record {path}: {e}") from None
+    return check_record(record, path)
+
+
+def check_record(record, source="record") -> dict:
+    """Checks a game record already read from JSON (format, version, every field's type) and returns it;
+    raises ValueError naming ``source`` when it is not a valid ``polyenv play --save`` record."""
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise ValueError(f"{path} is not a polyenv game record")
+        raise ValueError(f"{source} is not a polyenv game record")
     if record.get("version") != RECORD_VERSION:
-        raise ValueError(f"{path}: unsupported record version {record.get('version')!r}")
+        raise ValueError(f"{source}: unsupported record version {record.get('version')!r}")
     for key in ("seed", "config", "actions"):
         if key not in record:
-            raise ValueError(f"{path}: record has no {key!r}")
-    _check_record(record, path)
+            raise ValueError(f"{source}: record has no {key!r}")
+    _check_record(record, source)
     return record
 
 
@@ -305,6 +316,21 @@ def _cmd_replay(args) -> int:
             return 1
         print("replay matches the recorded result", file=out)
     return _write_media(record, args, out)
+
+
+# ---------------------------------------------------------------------------- serve
+def _cmd_serve(args) -> int:
+    try:
+        from .viz.server import serve
+    except ImportError as e:  # starlette / uvicorn are core dependencies; a broken install says which is missing
+        print(f"polyenv serve: {e} (pip install starlette uvicorn wsproto)", file=sys.stderr)
+        return 1
+    try:
+        serve(args.host, args.port, args.save_dir)
+    except OSError as e:
+        print(f"polyenv serve: error: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
+        return 1
+    return 0
 
 
 # ---------------------------------------------------------------------------- bench
@@ -622,6 +648,12 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--cycles", type=_int_in(1), default=200,
                        help="num_cycles of api_test / seed_test (default 200)")
 
+    serve = sub.add_parser("serve", help="a local web app to play against the bots and watch games in a browser")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_int_in(1, 65535), default=8765, help="port (default 8765)")
+    serve.add_argument("--save-dir", default="polyenv-games", metavar="DIR",
+                       help="folder of the game records written on request and when a game ends (default polyenv-games)")
+
     from .cli_tournament import add_parser as add_tournament  # self-contained subcommand (cli_tournament.py)
     add_tournament(sub)
     return parser
@@ -647,7 +679,8 @@ def main(argv=None) -> int:
     try:
         if getattr(args, "handler", None) is not None:  # subcommands defined in their own modules
             return args.handler(args)
-        return {"play": _cmd_play, "replay": _cmd_replay, "bench": _cmd_bench, "check": _cmd_check}[args.command](args)
+        return {"play": _cmd_play, "replay": _cmd_replay, "bench": _cmd_bench, "check": _cmd_check,
+                "serve": _cmd_serve}[args.command](args)
     except ValueError as e:
         print(f"polyenv {args.command}: error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
