@@ -58,7 +58,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 LEVELS = Path(__file__).resolve().parent.parent / "levels"
 MAX_BODY = 4 * 2**20  # bytes: a long record or a large level fits easily
 MIN_MAP_SIZE, MAX_MAP_SIZE = 4, 40
-_GAME_KEYS = {"seats", "map_size", "mode", "max_turns", "fog", "seed", "level", "level_name"}
+_GAME_KEYS = {"seats", "map_size", "mode", "max_turns", "fog", "seed", "level", "level_name", "paused"}
 
 
 def _bad(reason: str, status: int = 400):
@@ -122,7 +122,8 @@ def game_request(body) -> tuple[int, dict, list[str]]:
     at most one ``"human"``), ``map_size`` (4..40, default by player count), ``mode`` (``capitals`` or
     ``score``), ``max_turns`` (turn limit, default the mode's), ``fog`` (default true), ``seed``
     (default random), ``level`` (CSV text) or ``level_name`` (a shipped level; seats' tribes may be
-    null to keep the level's).
+    null to keep the level's). ``paused`` (default false) is not part of the game: the bots wait
+    for a ``resume`` or ``step`` control; :func:`create_app` reads it.
     """
     body = _object(body, _GAME_KEYS, "the new-game request")
     seats = body.get("seats")
@@ -212,7 +213,7 @@ def create_app(save_dir: str | os.PathLike | None = None, max_games: int = 256, 
         games[session.id] = session
         session.start()
 
-    async def new_session(seed, config, seats, record=None) -> GameSession:
+    async def new_session(seed, config, seats, record=None, paused=False) -> GameSession:
         def build():
             try:
                 session = GameSession(seed, config, seats, None if record is None else record["actions"],
@@ -221,6 +222,7 @@ def create_app(save_dir: str | os.PathLike | None = None, max_games: int = 256, 
                 _bad(_first_line(e))
             if record is not None:
                 _check_playback(session, record)
+            session.paused = session.paused or paused
             return session
         session = await asyncio.to_thread(build)
         admit(session)
@@ -246,8 +248,12 @@ def create_app(save_dir: str | os.PathLike | None = None, max_games: int = 256, 
         return JSONResponse(await asyncio.to_thread(_level_info, text))
 
     async def create_game(request: Request):
-        seed, config, seats = game_request(await _json_body(request))
-        session = await new_session(seed, config, seats)
+        body = await _json_body(request)
+        seed, config, seats = game_request(body)
+        paused = body.get("paused", False)
+        if not isinstance(paused, bool):
+            _bad(f"paused must be true or false, got {paused!r}")
+        session = await new_session(seed, config, seats, paused=paused)
         view = await asyncio.to_thread(session.view, session.human)
         return JSONResponse({"id": session.id, "view": view}, status_code=201)
 

@@ -47,6 +47,7 @@ async function command(name, value) {
 }
 
 function controls(view) {
+  document.body.dataset.token = view.token || "";  // the position token, for tests and tools
   const watching = view.human === null || view.human === undefined;
   $("watch-controls").hidden = !watching;
   $("pause").textContent = view.paused ? "Play" : "Pause";

@@ -141,6 +141,7 @@ export class Board {
     this.canvas.style.width = side + "px"; this.canvas.style.height = side + "px";
     this.canvas.width = Math.round(side * dpr); this.canvas.height = Math.round(side * dpr);
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    Object.assign(this.canvas.dataset, { px: this.px, margin: this.margin, n });  // the geometry, for tests and tools
   }
   origin(t) {
     const n = this.view.map_size;

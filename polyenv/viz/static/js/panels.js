@@ -63,7 +63,8 @@ export function renderActions(root, view, onPick, onHover) {
 
 export function actionButton(a, onPick, onHover) {
   return el("button", {
-    type: "button", class: "act", "data-action": String(a.id), "data-kind": a.kind, text: a.label,
+    type: "button", class: "act", "data-action": String(a.id), "data-kind": a.kind, "data-source": String(a.source),
+    "data-target": String(a.target), text: a.label,
     onclick: () => onPick(a), onmouseenter: () => onHover && onHover(a), onmouseleave: () => onHover && onHover(null),
   });
 }
