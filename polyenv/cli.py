@@ -1,7 +1,8 @@
 """The ``polyenv`` command line: play, replay, bench, check.
 
 * ``polyenv play``   — built-in bots play a whole game; the map every round (or
-  only the final one) and a result table; ``--save FILE`` writes a JSON record
+  only the final one) and a result table; a ``human`` seat is played at the terminal
+  (polyenv/viz/terminal.py); ``--save FILE`` writes a JSON record
   (seed, config, action ids) that ``replay`` re-plays exactly.
 * ``polyenv replay FILE`` — re-plays a saved game, renders it, checks the result
   against the record; ``--png-dir DIR`` writes one PNG per round, ``--gif`` /
@@ -38,6 +39,8 @@ from .description import MAX_PLAYERS, MIN_PLAYERS
 __all__ = ["main", "load_record", "check_record", "RECORD_FORMAT"]
 
 RECORD_FORMAT = "polyenv-game"
+#: The ``--bots`` name of a seat played by a person at the terminal.
+HUMAN = "human"
 RECORD_VERSION = 1
 #: Benchmark scripts run by ``polyenv bench``, in order (benchmarks/<name>.py).
 BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
@@ -184,28 +187,49 @@ def _cmd_play(args) -> int:
     rng = np.random.default_rng(seed)
     actions: list[int] = []
     shown_turn = -1
+    people = _people(seats, style)  # a person's seat sees only its own view: no ground-truth maps then
+    quit_early = False
     while not game.game_over:
-        if not args.final_only and game.turn != shown_turn:
+        if not people and not args.final_only and game.turn != shown_turn:
             shown_turn = game.turn
             _show(game, style, out)
-        bot = seats[game.current_player]
-        actions.append(int(bots_module.play(game, bot, seed=int(rng.integers(2**63)))))
+        seat = game.current_player
+        if seat in people:
+            action = people[seat].choose(game)
+            if action is None:
+                quit_early = True
+                break
+            game.step(action)
+            actions.append(int(action))
+        else:
+            actions.append(int(bots_module.play(game, seats[seat], seed=int(rng.integers(2**63)))))
         if args.max_actions is not None and len(actions) >= args.max_actions:
             break
-    _show(game, style, out)
-    _print_result(game, seats, len(actions), out)
-    if args.save:
+    if not quit_early or not people:
+        _show(game, style if style != "none" or not people else "text", out)
+        _print_result(game, seats, len(actions), out)
+    save = args.save or (f"polyenv-game-{seed}.json" if quit_early else None)
+    if save:
         record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
                       action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
                       result=dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn))
         try:  # the folder was checked before the game; a later failure is still one line
-            with open(args.save, "w", encoding="utf-8") as f:
+            with open(save, "w", encoding="utf-8") as f:
                 json.dump(record, f)
         except OSError as e:
-            print(f"polyenv play: error: cannot write {args.save}: {e.strerror}", file=sys.stderr)
+            print(f"polyenv play: error: cannot write {save}: {e.strerror}", file=sys.stderr)
             return 1
-        print(f"saved {len(actions)} actions to {args.save}", file=out)
+        print(f"saved {len(actions)} actions to {save}" + (" (polyenv replay plays it)" if quit_early else ""),
+              file=out)
     return 0
+
+
+def _people(seats: list[str], style: str) -> dict:
+    """The terminal players of the ``human`` seats (polyenv/viz/terminal.py), by seat."""
+    if HUMAN not in seats:
+        return {}
+    from .viz.terminal import TerminalPlayer
+    return {p: TerminalPlayer(p, sys.stdout, sys.stdin, ansi=style == "ansi") for p, s in enumerate(seats) if s == HUMAN}
 
 
 # ---------------------------------------------------------------------------- replay
@@ -545,9 +569,9 @@ def _bot_list(text: str) -> list[str]:
     from .bots import BOTS
     names = _names(text)
     for b in names:
-        if not is_bot(b):
+        if b != HUMAN and not is_bot(b):
             raise argparse.ArgumentTypeError(f"unknown bot {b!r}; choose from {', '.join(BOTS)} "
-                                             "(or mcts:<simulations>)")
+                                             f"(or mcts:<simulations>), or {HUMAN} to play a seat yourself")
     return names
 
 
@@ -606,7 +630,7 @@ def _parser() -> argparse.ArgumentParser:
                       "players, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
     play.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
                       help="comma-separated bots (random, greedy, mcts, mcts:<simulations>), cycled over the players "
-                       "(default greedy,random)")
+                       "(default greedy,random); human: you play that seat here, from its own view")
     play.add_argument("--tribes", type=_tribe_list, default=None,
                       help="comma-separated tribes (default Bardur,Imperius,Xin-xi,...)")
     play.add_argument("--seed", type=_int_in(0, 2**64 - 1), default=None, help="game seed (default: random, printed)")

@@ -26,14 +26,13 @@ import numpy as np
 from .. import bots as bot_registry
 from .._names import ACTION_KINDS
 from .._botspec import is_bot
-from ..cli import RECORD_FORMAT, RECORD_VERSION, _game_from_config
+from ..cli import HUMAN, RECORD_FORMAT, RECORD_VERSION, _game_from_config
 from ..game_env import GameEnv
 from .labels import EVENT_COLUMN, event_text
 from .view import EventLog, build_view, tribes_of
 
 __all__ = ["GameSession", "SessionError", "HUMAN", "RECORD"]
 
-HUMAN = "human"
 RECORD = "record"
 #: Seconds between two bot actions unless the viewer picks another speed.
 DEFAULT_DELAY = 0.4
