@@ -263,7 +263,7 @@ def _write_media(record: dict, args, out) -> int:
             continue
         game = _game_from_config(int(record["seed"]), record["config"])
         try:
-            n = write_video(video_frames(game, actions, args.frames, args.tile_px), path, args.fps)
+            n = write_video(video_frames(game, actions, args.frames, args.tile_px or 32), path, args.fps)
         except ImportError as e:
             print(f"polyenv replay: {e}", file=sys.stderr)
             return 1
@@ -653,8 +653,8 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--mp4", default=None, metavar="OUT.mp4", help="write an MP4 video (needs imageio-ffmpeg)")
     replay.add_argument("--html", default=None, metavar="OUT.html",
                         help="write one self-contained HTML page: map per action, slider, play/pause, event log")
-    replay.add_argument("--tile-px", type=_tile_px, default=32, metavar="PX",
-                        help="pixels per tile of --gif/--mp4/--html (default 32)")
+    replay.add_argument("--tile-px", type=_tile_px, default=None, metavar="PX",
+                        help="pixels per tile of --gif/--mp4 (default 32) and --html (default: scaled to the window)")
     replay.add_argument("--frames", choices=("round", "action"), default="round",
                         help="--gif/--mp4: one frame per round (default) or per action")
     replay.add_argument("--fps", type=_positive_float, default=2.0, help="--gif/--mp4 frames per second (default 2)")

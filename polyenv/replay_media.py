@@ -1,8 +1,9 @@
 """Watchable replays of a saved game (``polyenv play --save``): GIF / MP4 frames and the position sequence.
 
 ``replay_positions`` re-plays a record and yields the game before every
-action and once at the end; ``write_video`` writes ``render_frame`` images
-through imageio (GIF with Pillow, MP4 with imageio-ffmpeg). The HTML page is
+action and once at the end; ``video_frames`` draws readable frames of it
+(:mod:`polyenv.viz.frames`) and ``write_video`` writes them through imageio
+(GIF with Pillow, MP4 with imageio-ffmpeg). The HTML page is
 :mod:`polyenv.replay_html`.
 """
 
@@ -13,7 +14,6 @@ from collections.abc import Iterator
 import numpy as np
 
 from .game_env import GameEnv
-from .render import render_frame
 
 __all__ = ["replay_positions", "video_frames", "write_video", "ReplayError"]
 
@@ -41,14 +41,21 @@ def replay_positions(game: GameEnv, actions) -> Iterator[tuple[int, int | None]]
 
 def video_frames(game: GameEnv, actions, every: str = "round", tile_px: int = 32,
                  player: int | None = None) -> Iterator[np.ndarray]:
-    """``render_frame`` images of a replay: one per round (``every="round"``) or per action, plus the end."""
+    """Readable frames of a replay (:func:`polyenv.viz.frames.frame`: header with tribes and stats, the
+    board with coordinates, the legend): one per round (``every="round"``) or per action, plus the end.
+    Each frame's caption is the last action before it (``player``: the last one that player saw)."""
+    from .viz.frames import frame
+    from .viz.view import EventLog, WorldLog
     if every not in ("round", "action"):
         raise ValueError(f"every must be 'round' or 'action', got {every!r}")
+    log = WorldLog(game.num_players) if player is None else EventLog(int(player))
     shown = None
-    for _, action in replay_positions(game, actions):
+    for k, action in replay_positions(game, actions):
+        log.update(game)
         if every == "action" or action is None or game.turn != shown:
             shown = game.turn
-            yield render_frame(game, player, tile_px)
+            caption = f"after action {k}: {log.entries[-1]['text']}" if k and log.entries else "the start of the game"
+            yield frame(game, player, tile_px, caption)
 
 
 def _even(frame: np.ndarray) -> np.ndarray:

@@ -9,36 +9,21 @@ test's temporary folder (the path is printed). Skipped only when Chromium is not
 """
 import os
 import re
-import shutil
 import time
 from pathlib import Path
 
 import pytest
+from browser_helpers import chromium, needs_chromium, severe_logs
 from serve_helpers import running_server
 
-CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser") if shutil.which(b)), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+pytestmark = needs_chromium
 SEED, SIZE, TURNS = 5, 8, 6
 
 
 @pytest.fixture()
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    assert os.path.isfile(CHROMEDRIVER), "Chromium is installed but chromedriver is not (apt-get install chromium-driver)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,900", "--force-device-scale-factor=1"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)  # explicit: no Selenium Manager
-    driver.set_page_load_timeout(60)
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture()
@@ -167,7 +152,6 @@ def test_play_a_whole_game_against_random_by_clicks(browser, shots):
         assert title.startswith(("You win!", "You lose."))
         assert "game over" in page.status()
         assert fought, "the game had a fight"
-        severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
-        assert not severe, severe
+        assert not severe_logs(browser)
     for name in ("opening", "fight", "end"):
         assert (shots / f"{name}.png").stat().st_size > 10_000

@@ -24,12 +24,10 @@ from pathlib import Path
 import numpy as np
 
 from .. import bots as bot_registry
-from .._names import ACTION_KINDS
 from .._botspec import is_bot
 from ..cli import HUMAN, RECORD_FORMAT, RECORD_VERSION, _game_from_config
 from ..game_env import GameEnv
-from .labels import EVENT_COLUMN, event_text
-from .view import EventLog, build_view, tribes_of
+from .view import EventLog, WorldLog, build_view
 
 __all__ = ["GameSession", "SessionError", "HUMAN", "RECORD"]
 
@@ -47,29 +45,6 @@ class SessionError(Exception):
     def __init__(self, status: int, reason: str):
         super().__init__(reason)
         self.status, self.reason = status, reason
-
-
-class _WorldLog:
-    """The ground-truth log of the full view: every action in words, read from each actor's own journal."""
-
-    def __init__(self, players: int):
-        self.cursors, self.seq = [0] * players, 0
-        self.entries: list[dict] = []
-
-    def update(self, game: GameEnv) -> None:
-        c, tribes, n = EVENT_COLUMN, tribes_of(game), game.map_size
-        for p in range(game.num_players):
-            events, self.cursors[p] = game.visible_events_numpy(self.cursors[p], player=p)
-            for row in events["features"].tolist():
-                if row[c["actor_player"]] != 1:  # the actor's own rows only: each action once
-                    continue
-                text = event_text(row, p, game.num_players, tribes, n)
-                self.seq += 1
-                self.entries.append({"seq": self.seq, "round": row[c["round"]], "actor": p,
-                                     "kind": ACTION_KINDS[row[c["type_id"]]], "source": row[c["source_index"]],
-                                     "target": row[c["target_index"]], "flags": row[c["flags"]],
-                                     "text": f"{tribes[p]} (p{p}){text[text.index(':'):]}"})
-        del self.entries[:-2000]
 
 
 class GameSession:
@@ -116,7 +91,7 @@ class GameSession:
         self.error: str | None = None
         self._rng = np.random.default_rng(self.seed)
         self._logs: dict[int, EventLog] = {}
-        self._world = _WorldLog(self.game.num_players)
+        self._world = WorldLog(self.game.num_players)
         self._version = 0
         self._changed: asyncio.Event | None = None
         self._listeners: set[asyncio.Event] = set()
@@ -233,7 +208,7 @@ class GameSession:
             game.step(action)
         with self.lock:
             self.game, self.actions = game, self.record_actions[:position]
-            self._logs, self._world = {}, _WorldLog(game.num_players)
+            self._logs, self._world = {}, WorldLog(game.num_players)
             self._world.update(game)
             self.epoch += 1
 

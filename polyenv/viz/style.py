@@ -26,9 +26,13 @@ _LAYOUT = game_description()
 _VILLAGE = ((235, 222, 190), (90, 60, 30))  # hut fill, hut outline
 
 
+_SMALL_WORDS = {"of", "the"}
+
+
 def pretty(name: str) -> str:
     """An engine name as people write it: ``"mind_bender"`` -> ``"Mind Bender"``."""
-    return " ".join(w.capitalize() for w in str(name).split("_")) if name else ""
+    words = str(name).split("_") if name else []
+    return " ".join(w if k and w in _SMALL_WORDS else w.capitalize() for k, w in enumerate(words))
 
 
 def _rgb(c) -> list[int]:

@@ -21,7 +21,7 @@ from .board import FIELD, TILE_FIELDS, board_tiles
 from .labels import ACTION_COLUMN, EVENT_COLUMN, action_group, action_label, event_text
 from .style import pretty
 
-__all__ = ["build_view", "EventLog", "tribes_of"]
+__all__ = ["build_view", "EventLog", "WorldLog", "tribes_of"]
 
 _STATE = {name: j for j, name in enumerate(_core.STATE_FEATURE_NAMES)}
 _TECH_TREE = _core.TECH_TREE
@@ -59,6 +59,33 @@ class EventLog:
         self.entries.extend(added)
         del self.entries[:-self.keep]
         return added
+
+
+class WorldLog:
+    """The log of the full view: every action in words, read from each actor's own journal.
+
+    ``update(game)`` appends an entry (as :class:`EventLog`'s, ``actor`` the acting seat) per action
+    applied since the last call; the last ``keep`` entries are kept.
+    """
+
+    def __init__(self, players: int, keep: int = 2000):
+        self.cursors, self.seq, self.keep = [0] * players, 0, int(keep)
+        self.entries: list[dict] = []
+
+    def update(self, game: GameEnv) -> None:
+        c, tribes, n = EVENT_COLUMN, tribes_of(game), game.map_size
+        for p in range(game.num_players):
+            events, self.cursors[p] = game.visible_events_numpy(self.cursors[p], player=p)
+            for row in events["features"].tolist():
+                if row[c["actor_player"]] != 1:  # the actor's own rows only: each action once
+                    continue
+                text = event_text(row, p, game.num_players, tribes, n)
+                self.seq += 1
+                self.entries.append({"seq": self.seq, "round": row[c["round"]], "actor": p,
+                                     "kind": ACTION_KINDS[row[c["type_id"]]], "source": row[c["source_index"]],
+                                     "target": row[c["target_index"]], "flags": row[c["flags"]],
+                                     "text": f"{tribes[p]} (p{p}){text[text.index(':'):]}"})
+        del self.entries[:-self.keep]
 
 
 def _legal_rows(obs: dict, tiles: np.ndarray, game: GameEnv, actor: int, tribes) -> list[dict]:

@@ -129,6 +129,7 @@ export class Board {
   constructor(canvas, style) {
     this.canvas = canvas; this.ctx = canvas.getContext("2d"); this.style = style;
     this.view = null; this.tiles = null; this.px = 32; this.margin = 18; this.overlays = {}; this.motion = null;
+    this.fixedPx = null;  // a fixed tile size; null: fit the box
   }
   setView(view) { this.view = view; this.tiles = tilesOf(view); }
   // Scales the board to fit a width x height box (CSS pixels).
@@ -136,7 +137,7 @@ export class Board {
     if (!this.view) return;
     const n = this.view.map_size;
     this.margin = Math.max(14, Math.min(22, Math.floor(Math.min(width, height) / (n + 1) * 0.5)));
-    this.px = Math.max(12, Math.floor(Math.min((width - this.margin - 2) / n, (height - this.margin - 2) / n)));
+    this.px = this.fixedPx || Math.max(12, Math.floor(Math.min((width - this.margin - 2) / n, (height - this.margin - 2) / n)));
     const side = this.margin + n * this.px + 2, dpr = window.devicePixelRatio || 1;
     this.canvas.style.width = side + "px"; this.canvas.style.height = side + "px";
     this.canvas.width = Math.round(side * dpr); this.canvas.height = Math.round(side * dpr);

@@ -9,9 +9,11 @@ const TARGETED = new Set(["move", "attack", "convert"]);
 
 export class Viewer {
   // style: the style table; onAction(action): called when the person picks a legal action.
-  constructor(style, { onAction = null, finalButtons = true } = {}) {
+  // tilePx: a fixed tile size (default: the board is scaled to the window).
+  constructor(style, { onAction = null, finalButtons = true, tilePx = null } = {}) {
     this.style = style; this.onAction = onAction; this.finalButtons = finalButtons;
     this.board = new Board($("board"), style);
+    this.board.fixedPx = tilePx;
     this.view = null; this.selected = -1; this.hover = -1; this.hoverAction = null; this.busy = false;
     this.log = new Map(); this.logKey = null; this.lastSeq = 0; this.dismissed = null; this.followTo = -1;
     renderLegend($("panel-legend"), style);
