@@ -270,7 +270,8 @@ def _write_media(record: dict, args, out) -> int:
         print(f"wrote {n} frames to {path}", file=out)
     if args.html is not None:
         game = _game_from_config(int(record["seed"]), record["config"])
-        page = replay_html(game, actions, title=f"polyenv replay: {Path(args.file).name}", tile_px=args.tile_px)
+        page = replay_html(game, actions, title=f"polyenv replay: {Path(args.file).name}", tile_px=args.tile_px,
+                           seats=record.get("bots"))
         Path(args.html).write_text(page, encoding="utf-8")
         print(f"wrote {len(actions) + 1} positions to {args.html}", file=out)
     return 0

@@ -17,14 +17,14 @@ __all__ = ["replay_html"]
 
 
 def replay_html(game: GameEnv, actions, title: str = "polyenv replay", tile_px: int | None = None,
-                names=None) -> str:
+                names=None, seats=None) -> str:
     """Re-plays ``actions`` on ``game`` and returns the page (a str of HTML).
 
     ``tile_px``: a fixed tile size in pixels (>= 16); None (default) scales the board to the window.
-    ``names``: per-player labels (default the tribes). Raises
+    ``names``: per-player labels (default the tribes); ``seats``: who played each seat. Raises
     :class:`polyenv.replay_media.ReplayError` for an action that cannot be played.
     """
     if tile_px is not None and (isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer))
                                 or tile_px < 16):
         raise ValueError(f"tile_px must be None or an integer >= 16, got {tile_px!r}")
-    return replay_page(game, actions, title=title, names=names, tile_px=None if tile_px is None else int(tile_px))
+    return replay_page(game, actions, title=title, names=names, tile_px=None if tile_px is None else int(tile_px), seats=seats)

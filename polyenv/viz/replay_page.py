@@ -30,7 +30,7 @@ MODULES = ("board.js", "panels.js", "viewer.js", "replay.js")
 _FRAME_KEYS = ("round", "current_player", "game_over", "winner", "players", "result")
 
 
-def replay_data(game: GameEnv, actions, names=None) -> dict:
+def replay_data(game: GameEnv, actions, names=None, seats=None) -> dict:
     """The embedded game: ``first`` (the full view of the position before any action, without
     events), ``frames`` (per position: ``d`` the changed tiles as ``[tile, values...]`` rows flattened,
     ``e`` the number of log entries so far, and the view fields that change), ``log`` (every entry)."""
@@ -52,6 +52,8 @@ def replay_data(game: GameEnv, actions, names=None) -> dict:
         frames.append({"d": delta, "e": len(world.entries), **{key: view[key] for key in _FRAME_KEYS}})
     if names is not None:
         first["tribes"] = list(names)
+    if seats is not None and len(seats) == game.num_players:
+        first["seats"] = [str(s) for s in seats]
     first["events"] = []
     return {"first": first, "frames": frames, "log": world.entries, "style": style()}
 
@@ -60,13 +62,15 @@ def _module_url(name: str) -> str:
     return "data:text/javascript;base64," + base64.b64encode((STATIC / "js" / name).read_bytes()).decode()
 
 
-def replay_page(game: GameEnv, actions, title: str = "polyenv replay", names=None, tile_px: int | None = None) -> str:
+def replay_page(game: GameEnv, actions, title: str = "polyenv replay", names=None, tile_px: int | None = None,
+                seats=None) -> str:
     """Re-plays ``actions`` on ``game`` and returns the page (HTML text).
 
     ``names``: per-player labels instead of the tribe names; ``tile_px``: a fixed tile size (None:
-    the board is scaled to the window). Raises :class:`ReplayError` for an action that cannot be played.
+    the board is scaled to the window); ``seats``: who played each seat (a record's ``bots``).
+    Raises :class:`ReplayError` for an action that cannot be played.
     """
-    data = replay_data(game, actions, names)
+    data = replay_data(game, actions, names, seats)
     data["tile_px"] = tile_px
     heading = " vs ".join(data["first"]["tribes"])
     imports = {f"polyenv/{m}": _module_url(m) for m in MODULES}

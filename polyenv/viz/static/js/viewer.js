@@ -30,6 +30,7 @@ export class Viewer {
   tab(name) {
     for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.tab === name);
     for (const p of ["actions", "techs", "log", "legend"]) $("panel-" + p).hidden = p !== name;
+    if (name === "log") $("panel-log").scrollTop = $("panel-log").scrollHeight;  // the newest entries
   }
 
   find(test) { return this.view ? this.view.actions.find(test) : undefined; }
@@ -79,7 +80,7 @@ export class Viewer {
 
   status() {
     const v = this.view, who = p => playerLabel(v, p);
-    let text = `Round ${v.round}/${v.turn_limit}`;
+    let text = `Round ${Math.min(v.round, v.turn_limit)}/${v.turn_limit}`;  // a finished game is one round past its last
     if (v.game_over) text += ` — game over: ${v.winner >= 0 ? who(v.winner) + " wins" : "a draw"}`;
     else if (v.human !== null && v.human !== undefined && v.current_player === v.human) text += " — your turn";
     else text += ` — ${who(v.current_player)} to move`;
