@@ -355,6 +355,8 @@ def _cmd_serve(args) -> int:
     except OSError as e:
         print(f"polyenv serve: error: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl+C is how the server is stopped (uvicorn re-raises it after shutting down)
+        pass
     return 0
 
 

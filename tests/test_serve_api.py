@@ -313,3 +313,35 @@ def test_twenty_concurrent_games_played_to_the_end(base):
         game, by_seat = replay_record(record)
         assert [a for a, p in zip(record["actions"], by_seat) if p == human] == sent
         assert game.game_over and game.winner == final["winner"] and game.scores() == final["result"]["scores"]
+
+
+def test_the_command_prints_the_address_and_serves(tmp_path):
+    """``polyenv serve`` in a child process: the printed address serves the page; Ctrl+C stops it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from polyenv.viz.server import listen
+    sock = listen("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    sock.close()
+    env = dict(os.environ)
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep) if p)
+    proc = subprocess.Popen([sys.executable, "-m", "polyenv.cli", "serve", "--port", str(port), "--save-dir",
+                             str(tmp_path / "records")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
+    try:
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line and "records" in line
+        assert httpx.get(f"http://127.0.0.1:{port}/", timeout=30).status_code == 200
+        # The same port again: one line, exit status 1.
+        busy = subprocess.run([sys.executable, "-m", "polyenv.cli", "serve", "--port", str(port)], capture_output=True,
+                              text=True, cwd=tmp_path, env=env, timeout=120)
+        assert busy.returncode == 1 and busy.stderr.count("\n") == 1 and "cannot listen" in busy.stderr
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
