@@ -1,4 +1,4 @@
-"""Renders a bot game as PNG images (one per round) and, with Pillow, an animated GIF.
+"""Renders a bot game as PNG images (one per turn) and, with Pillow, an animated GIF.
 
     python examples/render_game.py --out game_png --players 2 --bots greedy,random --seed 1
 
@@ -21,7 +21,7 @@ from polyenv.render import render, save_png
 
 
 def main() -> None:
-    """Plays a game between bots and writes round_XXX.png (and game.gif)."""
+    """Plays a game between bots and writes turn_XXX.png (and game.gif)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="game_png", help="output directory")
     parser.add_argument("--players", type=int, default=2)
@@ -51,10 +51,10 @@ def main() -> None:
     while not game.game_over:
         if game.turn != shown:
             shown = game.turn
-            snapshot(f"round_{game.turn:03d}.png")
+            snapshot(f"turn_{game.turn_number:03d}.png")
         bots.play(game, names[game.current_player % len(names)], seed=int(rng.integers(2**63)))
     snapshot("final.png")
-    print(f"winner p{game.winner} after {game.turn} rounds; scores {game.scores()}; "
+    print(f"winner p{game.winner} in turn {game.turn_number} of {game.turn_limit}; scores {game.scores()}; "
           f"{len(frames)} PNG files in {out}")
     try:
         from PIL import Image

@@ -21,7 +21,13 @@ Name tables (``UNIT_TYPES``, ``TECHS``, ...) map engine codes to names, and
 ``*_FEATURE_NAMES`` name the columns of every tensor layout.
 """
 
-from . import _core
+# An unbuilt source tree (a clone's polyenv/ folder, first on sys.path) defers to the installed package
+# or says what to do (polyenv/_source_tree.py).
+from ._source_tree import use_installed_if_unbuilt as _use_installed_if_unbuilt
+
+_use_installed_if_unbuilt(__name__, __path__[0])
+
+from . import _core  # noqa: E402
 from ._names import (
     ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, TRIBES, UNIT_STATUSES,
     UNIT_TYPES,

@@ -1,13 +1,15 @@
 """The ``polyenv`` command line: play, replay, bench, check.
 
-* ``polyenv play``   — built-in bots play a whole game; the map every round (or
+* ``polyenv play``   — built-in bots play a whole game; the map every turn (or
   only the final one) and a result table; a ``human`` seat is played at the terminal
   (polyenv/viz/terminal.py); ``--save FILE`` writes a JSON record
   (seed, config, action ids) that ``replay`` re-plays exactly.
 * ``polyenv replay FILE`` — re-plays a saved game, renders it, checks the result
-  against the record; ``--png-dir DIR`` writes one PNG per round, ``--gif`` /
-  ``--mp4`` a video (imageio), ``--html`` a self-contained page with a slider.
-* ``polyenv bench``  — the quick benchmarks of ``benchmarks/`` (about 30 s).
+  against the record; ``--png-dir DIR`` writes one PNG per turn, ``--gif`` /
+  ``--mp4`` a video (imageio: the ``media`` extra), ``--html`` a self-contained page with a
+  slider (writing files prints no maps unless ``--render`` asks for them).
+* ``polyenv bench``  — the quick benchmarks shipped in ``polyenv/_bench`` (about 30 s; ``--dir`` runs a
+  benchmarks folder's scripts instead).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
 * ``polyenv serve``  — a local web app: play against the bots by clicking, watch bot games, open
@@ -42,7 +44,7 @@ RECORD_FORMAT = "polyenv-game"
 #: The ``--bots`` name of a seat played by a person at the terminal.
 HUMAN = "human"
 RECORD_VERSION = 1
-#: Benchmark scripts run by ``polyenv bench``, in order (benchmarks/<name>.py).
+#: Scripts ``polyenv bench --dir DIR`` runs, in order (DIR/<name>.py); without --dir it runs polyenv/_bench.
 BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
 
 
@@ -93,7 +95,17 @@ def _print_result(game, bots, actions: int, out) -> None:
     w = game.winner
     who = f"p{w} ({game.player(w)['tribe']}{', ' + bots[w] if bots else ''})" if w >= 0 else "none (draw)"
     state = "game over" if game.game_over else "unfinished"
-    print(f"winner: {who}; {state} after {game.turn} turns, {actions} actions", file=out, flush=True)
+    print(f"winner: {who}; {state} in turn {game.turn_number} of {game.turn_limit}, {actions} actions", file=out,
+          flush=True)
+
+
+def _result(game, legacy: bool = False) -> dict:
+    """The end of a game as a record keeps it (``replay`` checks it): ``turn`` is the turn in which the game
+    ended (``GameEnv.turn_number``). ``legacy``: as records of earlier versions kept it, ``turns`` = ``GameEnv.turn``."""
+    result = dict(game_over=game.game_over, winner=game.winner, scores=game.scores())
+    if legacy:
+        return dict(result, turns=game.turn)
+    return dict(result, turn=game.turn_number)
 
 
 def _is_int(value) -> bool:
@@ -212,7 +224,7 @@ def _cmd_play(args) -> int:
     if save:
         record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
                       action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
-                      result=dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn))
+                      result=_result(game))
         try:  # the folder was checked before the game; a later failure is still one line
             with open(save, "w", encoding="utf-8") as f:
                 json.dump(record, f)
@@ -258,15 +270,11 @@ def _write_media(record: dict, args, out) -> int:
     from .replay_html import replay_html
     from .replay_media import video_frames, write_video
     actions = record["actions"]
-    for path, suffix in ((args.gif, ".gif"), (args.mp4, ".mp4")):
+    for path in (args.gif, args.mp4):  # imageio was checked before the replay (_check_media)
         if path is None:
             continue
         game = _game_from_config(int(record["seed"]), record["config"])
-        try:
-            n = write_video(video_frames(game, actions, args.frames, args.tile_px or 32), path, args.fps)
-        except ImportError as e:
-            print(f"polyenv replay: {e}", file=sys.stderr)
-            return 1
+        n = write_video(video_frames(game, actions, args.frames, args.tile_px or 32), path, args.fps)
         print(f"wrote {n} frames to {path}", file=out)
     if args.html is not None:
         game = _game_from_config(int(record["seed"]), record["config"])
@@ -277,18 +285,24 @@ def _write_media(record: dict, args, out) -> int:
     return 0
 
 
-def _check_media_paths(args) -> str | None:
+def _check_media(args) -> str | None:
+    """Why the --gif / --mp4 / --html outputs cannot be written (a file name, a missing package), or None."""
+    from .replay_media import missing_video_support
     for path, suffix in ((args.gif, ".gif"), (args.mp4, ".mp4"), (args.html, ".html")):
         if path is not None and not str(path).lower().endswith(suffix):
             return f"--{suffix[1:]} needs a file name ending in {suffix}, got {path!r}"
+    for path, option in ((args.gif, "--gif"), (args.mp4, "--mp4")):
+        missing = None if path is None else missing_video_support(path)
+        if missing is not None:
+            return f"{option}: {missing}"
     return None
 
 
 def _cmd_replay(args) -> int:
     from .render import save_png
-    bad = _check_media_paths(args)
+    bad = _check_media(args)
     if bad is not None:
-        print(f"polyenv replay: {bad}", file=sys.stderr)
+        print(f"polyenv replay: error: {bad}", file=sys.stderr)
         return 2
     try:
         record = load_record(args.file)
@@ -310,14 +324,16 @@ def _cmd_replay(args) -> int:
         except OSError as e:
             raise ValueError(f"--png-dir: cannot create {png_dir}: {e.strerror}") from None
     out, shown_turn, pngs = sys.stdout, -1, 0
-    style = _style(args.render, out)
+    writes_files = any(p is not None for p in (args.gif, args.mp4, args.html, args.png_dir))
+    style = _style(args.render or ("none" if writes_files else "auto"), out)  # files: no maps unless asked
 
     def snapshot(final=False):
         nonlocal pngs
         if not args.final_only or final:
             _show(game, style, out)
         if png_dir is not None:
-            save_png(game.render("rgb_array"), png_dir / (f"turn_{game.turn:03d}.png" if not final else "final.png"))
+            name = "final.png" if final else f"turn_{game.turn_number:03d}.png"
+            save_png(game.render("rgb_array"), png_dir / name)
             pngs += 1
 
     for k, action in enumerate(record["actions"]):
@@ -335,7 +351,7 @@ def _cmd_replay(args) -> int:
         print(f"wrote {pngs} PNG files to {png_dir}", file=out)
     expected = record.get("result")
     if expected is not None:
-        got = dict(game_over=game.game_over, winner=game.winner, scores=game.scores(), turns=game.turn)
+        got = _result(game, legacy="turns" in expected and "turn" not in expected)
         if got != expected:
             print(f"polyenv replay: result differs from the record: {got} != {expected}", file=sys.stderr)
             return 1
@@ -361,13 +377,22 @@ def _cmd_serve(args) -> int:
 
 
 # ---------------------------------------------------------------------------- bench
-def _benchmarks_dir(explicit) -> Path | None:
-    if explicit:
-        return Path(explicit)
-    for candidate in (Path.cwd() / "benchmarks", Path(__file__).resolve().parent.parent / "benchmarks"):
-        if candidate.is_dir():
-            return candidate
-    return None
+def _bench_jobs(args) -> tuple[list, list]:
+    """([(label, command, cwd), ...], missing script names): the parts shipped in polyenv/_bench, run as
+    ``python -m polyenv._bench.<part> --quick`` from the folder holding this very package (so that the
+    child imports it, not another copy), or with ``--dir`` the scripts of a benchmarks folder."""
+    root = str(Path(__file__).resolve().parent.parent)
+    if args.dir is None:
+        from ._bench import PARTS
+        return [(n, [sys.executable, "-m", f"polyenv._bench.{n}", "--quick"], root) for n in PARTS], []
+    directory = Path(args.dir)
+    present = [n for n in BENCH_SCRIPTS if (directory / f"{n}.py").is_file()]
+    jobs = []
+    for n in present:
+        path = directory / f"{n}.py"
+        quick = ["--quick"] if "--quick" in path.read_text(encoding="utf-8", errors="replace") else []
+        jobs.append((n, [sys.executable, str(path), *quick], None))
+    return jobs, [n for n in BENCH_SCRIPTS if n not in present]
 
 
 def _bar(done: float, total: float, label: str, width: int = 30) -> str:
@@ -377,30 +402,22 @@ def _bar(done: float, total: float, label: str, width: int = 30) -> str:
 
 
 def _cmd_bench(args) -> int:
-    directory = _benchmarks_dir(args.dir)
-    if directory is None:
-        print("polyenv bench: no benchmarks/ directory found (run from a source checkout or pass --dir)",
-              file=sys.stderr)
-        return 2
-    present = [(n, directory / f"{n}.py") for n in BENCH_SCRIPTS if (directory / f"{n}.py").is_file()]
-    missing = [n for n in BENCH_SCRIPTS if not (directory / f"{n}.py").is_file()]
+    jobs, missing = _bench_jobs(args)
     for n in missing:
         print(f"note: benchmarks/{n}.py does not exist; skipped")
-    if not present:
+    if not jobs:
         print("polyenv bench: none of the benchmark scripts exist", file=sys.stderr)
         return 2
     budget = float(args.seconds)
-    per_script = budget / len(present)
+    per_script = budget / len(jobs)
     env = dict(os.environ, POLYENV_BENCH_QUICK="1", POLYENV_BENCH_SECONDS=f"{per_script:.1f}")
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     tty = sys.stderr.isatty()
     start, results = time.perf_counter(), []
-    for name, path in present:
+    for name, command, cwd in jobs:
         t0 = time.perf_counter()
-        quick = ["--quick"] if "--quick" in path.read_text(encoding="utf-8", errors="replace") else []
-        proc = subprocess.Popen([sys.executable, str(path), *quick], stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, env=env)
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd)
         captured: list[str] = []
         reader = threading.Thread(target=lambda p=proc: captured.extend(p.stdout), daemon=True)
         reader.start()
@@ -420,12 +437,12 @@ def _cmd_bench(args) -> int:
         if status is None:
             status = "ok" if proc.returncode == 0 else f"failed (exit {proc.returncode})"
         if not tty:
-            print(f"[{len(results) + 1}/{len(present)}] {name}: {status} in {seconds:.1f}s", file=sys.stderr)
+            print(f"[{len(results) + 1}/{len(jobs)}] {name}: {status} in {seconds:.1f}s", file=sys.stderr)
         results.append((name, status, seconds, "".join(captured)))
     if tty:
         sys.stderr.write(_bar(time.perf_counter() - start, budget, "done") + "\n")
     for name, status, seconds, output in results:
-        print(f"== benchmarks/{name}.py ({status}, {seconds:.1f}s)")
+        print(f"== {name} ({status}, {seconds:.1f}s)")
         print(output.rstrip())
     rows = [[name, status, f"{seconds:.1f}", _last_line(output)] for name, status, seconds, output in results]
     rows += [[n, "missing", "-", "skipped"] for n in missing]
@@ -626,7 +643,7 @@ def _parser() -> argparse.ArgumentParser:
                      "play a game between bots, replay it, benchmark, check the environments.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="bots play a whole game; map every round and a result table")
+    play = sub.add_parser("play", help="bots play a whole game; map every turn and a result table")
     play.add_argument("--players", type=_int_in(MIN_PLAYERS, MAX_PLAYERS), default=2,
                       help=f"number of players, {MIN_PLAYERS}..{MAX_PLAYERS} (default 2)")
     play.add_argument("--map-size", type=_int_in(4, 40), default=None, help="board side 4..40 (default 11 for 2 "
@@ -641,30 +658,37 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--final-only", action="store_true", help="show only the final map")
     play.add_argument("--level", type=_level_text, default=None, help="a Tribes CSV level file")
     play.add_argument("--mode", choices=("capitals", "score"), default="capitals")
-    play.add_argument("--max-turns", type=_int_in(0, 10_000), default=None, help="turn limit (default: the mode's)")
+    play.add_argument("--max-turns", type=_int_in(0, 10_000), default=None,
+                      help="the last turn (turns are numbered from 0; default: the mode's, 50 or 30)")
     play.add_argument("--max-actions", type=_int_in(1), default=None, help="stop after this many actions")
     play.add_argument("--save", type=_writable_file, default=None, metavar="FILE",
                       help="write a JSON record of the game (its folder must exist)")
 
     replay = sub.add_parser("replay", help="re-play a game saved by play --save")
     replay.add_argument("file")
-    replay.add_argument("--render", choices=_RENDER, default="auto", help=_RENDER_HELP)
+    replay.add_argument("--render", choices=_RENDER, default=None,
+                        help=_RENDER_HELP + "; with --png-dir, --gif, --mp4 or --html the default is none")
     replay.add_argument("--final-only", action="store_true", help="show only the final map")
-    replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per round into DIR")
+    replay.add_argument("--png-dir", default=None, metavar="DIR", help="write one PNG per turn into DIR")
     # Watchable output (docs/integrations.md): a GIF / MP4 through imageio, a self-contained HTML page.
-    replay.add_argument("--gif", default=None, metavar="OUT.gif", help="write an animated GIF (needs imageio)")
-    replay.add_argument("--mp4", default=None, metavar="OUT.mp4", help="write an MP4 video (needs imageio-ffmpeg)")
+    replay.add_argument("--gif", default=None, metavar="OUT.gif",
+                        help='write an animated GIF (needs imageio: pip install "polyenv[media]")')
+    replay.add_argument("--mp4", default=None, metavar="OUT.mp4",
+                        help='write an MP4 video (needs imageio and imageio-ffmpeg: pip install "polyenv[media]")')
     replay.add_argument("--html", default=None, metavar="OUT.html",
-                        help="write one self-contained HTML page: map per action, slider, play/pause, event log")
+                        help="write one self-contained HTML page: the web app's viewer with the game (slider, "
+                        "play/pause, event log, legend)")
     replay.add_argument("--tile-px", type=_tile_px, default=None, metavar="PX",
                         help="pixels per tile of --gif/--mp4 (default 32) and --html (default: scaled to the window)")
-    replay.add_argument("--frames", choices=("round", "action"), default="round",
-                        help="--gif/--mp4: one frame per round (default) or per action")
+    replay.add_argument("--frames", choices=("turn", "action", "round"), default="turn",
+                        help="--gif/--mp4: one frame per turn (default; 'round' is the same) or per action")
     replay.add_argument("--fps", type=_positive_float, default=2.0, help="--gif/--mp4 frames per second (default 2)")
 
-    bench = sub.add_parser("bench", help="quick benchmarks (benchmarks/*.py, about 30 s)")
+    bench = sub.add_parser("bench", help="quick benchmarks of the engine, VectorGameEnv, Gymnasium and PettingZoo "
+                           "layers (about 30 s)")
     bench.add_argument("--seconds", type=_seconds, default=30.0, help="total time budget (default 30)")
-    bench.add_argument("--dir", default=None, help="the benchmarks directory (default ./benchmarks or the source's)")
+    bench.add_argument("--dir", default=None, help="run the scripts engine.py, vector.py, gym.py and aec.py of this "
+                       "folder instead (e.g. a source tree's benchmarks/: their longer forms)")
 
     check = sub.add_parser("check", help="run the PettingZoo / Gymnasium / SB3 checkers")
     check.add_argument("--players", type=_player_counts, default=[2, 4],
@@ -697,7 +721,18 @@ def _seconds(text: str) -> float:
 
 
 def main(argv=None) -> int:
-    """Runs the ``polyenv`` command line; returns the exit code (2: a bad argument or input file)."""
+    """Runs the ``polyenv`` command line; returns the exit code (2: a bad argument or input file;
+    1 also when the reader of stdout went away, as in ``polyenv play | head``, which ends quietly)."""
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here at the latest, not in the interpreter's last flush
+        return status
+    except BrokenPipeError:
+        _stdout_to_devnull()
+        return 1
+
+
+def _run(argv) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -713,6 +748,17 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _stdout_to_devnull() -> None:
+    """Points stdout at os.devnull once its reader has gone, so that the output still buffered goes
+    nowhere instead of failing again when the interpreter exits (Python's recipe for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is not a file (captured in tests, closed)
+        pass
 
 
 if __name__ == "__main__":

@@ -77,7 +77,7 @@ class GameEnv:
         """A scenario board: every tile ``terrain``, no cities, units or resources.
 
         Every tile is revealed to every player (``revealed=False``: none is; use
-        ``reveal``), the round is 1, every player has 0 stars and ``auto_end_turn``
+        ``reveal``), the turn is 1, every player has 0 stars and ``auto_end_turn``
         is off. ``full_observability=True`` turns fog off as in a fully observable
         game (every tile stays visible whatever happens; needs ``revealed=True``).
         Build the scenario with the edit methods (``place_city``, ``place_unit``,
@@ -150,7 +150,10 @@ class GameEnv:
     num_players = property(lambda self: self._game.num_players, doc="Number of players.")
     num_tiles = property(lambda self: self._game.num_tiles, doc="N * N.")
     current_player = property(lambda self: self._game.current_player, doc="Player to act.")
-    turn = property(lambda self: self._game.turn, doc="Round (Tribes' tick), from 0.")
+    turn = property(lambda self: self._game.turn,
+                    doc="The engine's turn counter (Tribes' tick, the events' ``round``): 0 in the first turn, +1 once "
+                        "every tribe has moved; a game that reaches the turn limit L ends when it becomes L + 1 "
+                        "(see ``turn_number``).")
     game_over = property(lambda self: self._game.game_over, doc="True once the game has ended.")
     winner = property(lambda self: self._game.winner, doc="Winning player, or -1 while playing.")
     state_id = property(lambda self: self._game.state_id,
@@ -162,7 +165,15 @@ class GameEnv:
     pending_level_up = property(lambda self: self._game.pending_level_up,
                                 doc="None, or (city_tile, reward_a, reward_b) when a level-up must be chosen.")
     full_observability = property(lambda self: self._game.full_observability, doc="False when fog of war is on.")
-    turn_limit = property(lambda self: self._game.turn_limit, doc="Last round played before the game ends.")
+    turn_limit = property(lambda self: self._game.turn_limit,
+                          doc="The last turn played (turns are numbered from 0, so a game that reaches it plays "
+                              "turn_limit + 1 turns): ``max_turns``, or the mode's 50 / 30.")
+
+    @property
+    def turn_number(self) -> int:
+        """The turn being played, numbered from 0 as Tribes' tick; once the game is over, the turn in
+        which it ended (at most ``turn_limit``). Every printed text (render headers, the CLI) shows it."""
+        return min(self._game.turn, self._game.turn_limit)
     actions_applied = property(lambda self: self._game.actions_applied, doc="Actions applied this game.")
     native = property(lambda self: self._game,
                       doc="The native game object (``polyenv._core.Game``) behind this GameEnv, for the bots and "
@@ -308,7 +319,7 @@ class GameEnv:
         scores = self.scores()
         scores = ", ".join(f"p{i}={s}" for i, s in enumerate(scores) if player is None or i == player)
         status = f"winner p{self.winner}" if self.game_over else f"player {self.current_player} to act"
-        return f"round {self.turn}, {status}; scores {scores}"
+        return f"turn {self.turn_number}/{self.turn_limit}, {status}; scores {scores}"
 
     # ------------------------------------------------------------------ inspection (ground truth)
     def scores(self) -> list[int]:
@@ -439,7 +450,7 @@ class GameEnv:
         self._game.remove_unit(tile_index(tile, self.map_size))
 
     def __repr__(self) -> str:
-        return (f"GameEnv(map_size={self.map_size}, players={self.num_players}, round={self.turn}, "
+        return (f"GameEnv(map_size={self.map_size}, players={self.num_players}, turn={self.turn_number}, "
                 f"current_player={self.current_player}, game_over={self.game_over})")
 
 

@@ -3,7 +3,8 @@
 One renderer, three views of the same tile data — the 23-column map tokens of
 ``GameEnv.observe`` / ``GameEnv.full_map_numpy`` (``polyenv.MAP_TOKEN_FEATURE_NAMES``):
 
-* ``render_text``  — plain characters, two per tile (terrain, content);
+* ``render_text``  — plain characters, four per tile (ground, feature, unit, owner), a marker
+  per player (``A`` = player 0, ...) and a legend (:mod:`polyenv.text_map`);
 * ``render_ansi``  — a coloured terminal map (xterm-256 colours), four
   characters per tile: city level or terrain glyph, unit letter, unit hp;
   backgrounds show terrain, territory glyphs and unit/city chips show owners,
@@ -13,7 +14,7 @@ One renderer, three views of the same tile data — the 23-column map tokens of
   squares with their level, unit discs with a letter, an hp bar (and hp digits
   from 32 px), fog. Pure NumPy (deterministic, no font files).
 * ``render_frame`` — ``render_rgb`` of a ``GameEnv`` under a header with the
-  round, whose turn it is (or the result) and the scores (a player's view
+  turn, whose move it is (or the result) and the scores (a player's view
   shows only what that player knows); what the envs' ``"rgb_array"`` mode and
   ``polyenv replay --gif/--mp4`` show.
 
@@ -30,14 +31,16 @@ import zlib
 
 import numpy as np
 
-from ._names import TERRAINS, UNIT_TYPES
+from ._names import TERRAINS
 from .description import game_description
+from .text_map import BUILDING_SYMBOLS, TERRAIN_SYMBOLS, UNIT_SYMBOLS, render_text
 
 __all__ = ["PLAYER_COLORS", "TERRAIN_COLORS", "render", "render_ansi", "render_frame", "render_header", "render_rgb",
            "render_text", "save_png", "game_header_lines", "text_width"]
 
-_TERRAIN_CHAR = ".~=^vCf"  # plain, shallow, deep, mountain, village, city, forest
-_UNIT_CHAR = "wrdsackmbBSG"  # warrior rider defender swordsman archer catapult knight mind-bender boat ship battleship giant
+# One symbol scheme for every view (polyenv/text_map.py): terrain glyphs, unit letters, building badges.
+_TERRAIN_CHAR = TERRAIN_SYMBOLS
+_UNIT_CHAR = UNIT_SYMBOLS
 
 # Map token columns and flag bits used here (the engine's layout: polyenv.GameDescription).
 _LAYOUT = game_description()
@@ -61,7 +64,7 @@ _RESOURCE_STYLE = {0: ((250, 128, 114), "disc"), 1: ((214, 40, 120), "disc"), 2:
                    3: ((20, 40, 110), "disc"), 5: ((96, 96, 110), "square"), 6: ((236, 214, 70), "disc"),
                    7: ((70, 50, 40), "square")}
 # Buildings (BUILDINGS order): a badge in the bottom-left corner, an initial on a category colour.
-_BUILDING_LETTER = "FWLSMGPCTTTT" + "*" * 7
+_BUILDING_LETTER = BUILDING_SYMBOLS
 _BUILDING_COLOR = [(236, 206, 120)] * 6 + [(120, 190, 230)] * 2 + [(235, 235, 245)] * 4 + [(240, 196, 40)] * 7
 _ROAD_COLOR = (126, 92, 56)
 
@@ -163,35 +166,6 @@ def _ink_for(color: np.ndarray) -> np.ndarray:
     """Black or white, whichever reads better on ``color``."""
     lum = 0.299 * float(color[0]) + 0.587 * float(color[1]) + 0.114 * float(color[2])
     return np.array((0, 0, 0) if lum > 140 else (255, 255, 255), dtype=np.uint8)
-
-
-# ---------------------------------------------------------------------------- text
-def render_text(tokens: np.ndarray, map_size: int, header: str = "") -> str:
-    """One line per board row: each tile is two characters, terrain then content.
-
-    Content: a unit letter (lowercase for the first player seen as owner 1,
-    uppercase otherwise) or the city level digit; ``?`` marks fog.
-    """
-    tokens = _check_tokens(tokens, map_size)
-    lines = [header] if header else []
-    assert len(UNIT_TYPES) == len(_UNIT_CHAR)
-    for x in range(map_size):
-        row = []
-        for y in range(map_size):
-            t = tokens[x * map_size + y]
-            if t[_EXPLORED] == 0:
-                row.append("??")
-                continue
-            ground = _TERRAIN_CHAR[t[_TERRAIN]] if 0 <= t[_TERRAIN] < len(_TERRAIN_CHAR) else "?"
-            mark = " "
-            if t[_UNIT_TYPE] >= 0:
-                letter = _UNIT_CHAR[t[_UNIT_TYPE]]
-                mark = letter if t[_UNIT_OWNER] == 1 else letter.upper()
-            elif t[_CITY_LEVEL] >= 1:
-                mark = str(min(int(t[_CITY_LEVEL]), 9))
-            row.append(ground + mark)
-        lines.append(" ".join(row))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------- ANSI
@@ -462,12 +436,12 @@ def render_header(width: int, lines: list, scale: int = 1) -> np.ndarray:
 
 
 def game_header_lines(game, player: int | None = None) -> list:
-    """The header of a frame: round, whose turn (or the result) and the scores.
+    """The header of a frame: the turn (``GameEnv.turn_number``), who is to move (or the result) and the scores.
 
     With ``player`` (a player's view) only what that player knows is shown: the
-    round, who is to move, its own score and stars; other players appear by colour.
+    turn, who is to move, its own score and stars; other players appear by colour.
     """
-    turn = f"ROUND {game.turn}/{game.turn_limit}"
+    turn = f"TURN {game.turn_number}/{game.turn_limit}"
     if game.game_over:
         status = [("DRAW", None)] if game.winner < 0 else [("WINNER", game.winner), (f"P{game.winner}", None)]
     else:
@@ -531,7 +505,7 @@ def render(game, mode: str = "text", player: int | None = None, tile_px: int = 2
     if mode == "rgb_array":
         return render_rgb(tokens, n, observer, players, tile_px=tile_px)
     header = game._header(None if player is None else int(player)) + ("" if player is None else f" (view of p{player})")
+    names = [game.player(p)["tribe"] for p in range(players)]  # the game's configuration: known to every player
     if mode == "text":
-        return render_text(tokens, n, header=header)
-    names = [game.player(p)["tribe"] for p in range(players)]
+        return render_text(tokens, n, observer, players, header=header, names=names)
     return render_ansi(tokens, n, observer, players, header=header, names=names)

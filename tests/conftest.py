@@ -1,9 +1,11 @@
-"""Shared helpers for the rule tests (tests/test_rules_*.py).
+"""Shared helpers for the rule tests (tests/test_rules_*.py), and the ``installed_package`` fixture.
 
 Every scenario is built on ``GameEnv.blank`` with the editing methods of
 docs/gameenv_api.md, and every action goes through ``action_id`` + ``step``.
 Tiles are passed as indices ``x * map_size + y`` (x = row).
 """
+import pytest
+
 import polyenv
 from polyenv import Bardur, GameEnv, Imperius
 
@@ -101,3 +103,17 @@ def chebyshev(env, a, b):
 def area(env, centre, radius):
     """The radius-r area around `centre` (Chebyshev), clipped to the board."""
     return {t for t in range(env.num_tiles) if chebyshev(env, t, centre) <= radius}
+
+
+@pytest.fixture(scope="session")
+def installed_package(tmp_path_factory):
+    """(site folder, working folder): a copy of the package under test (compiled core included) in a
+    folder of its own, as ``pip install`` leaves it (no benchmarks/, no source tree around it), and an
+    empty folder to run from."""
+    import shutil
+    from pathlib import Path
+
+    import polyenv
+    site = tmp_path_factory.mktemp("site")
+    shutil.copytree(Path(polyenv.__file__).parent, site / "polyenv", ignore=shutil.ignore_patterns("__pycache__"))
+    return site, tmp_path_factory.mktemp("work")

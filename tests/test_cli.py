@@ -1,13 +1,14 @@
 """The polyenv command line, run end to end in subprocesses (small maps, short games)."""
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_run import run_cli
+from cli_run import run_cli, run_cli_into_closed_pipe
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,11 +20,11 @@ def test_play_shows_game_and_result_table():
     r = run("play", "--map-size", "8", "--seed", "3", "--max-turns", "4", "--render", "text")
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "seed 3" in out and "winner: p" in out and "game over after 5 turns" in out
-    header = next(line for line in out.splitlines() if line.startswith("player"))
+    assert "seed 3" in out and "winner: p" in out and "game over in turn 4 of 4" in out
+    header = next(line for line in out.splitlines() if line.startswith("player "))
     for column in ("tribe", "bot", "result", "score", "cities", "units", "kills"):
         assert column in header
-    assert out.count("round ") >= 5  # one map per round and the final one
+    assert len(re.findall(r"^turn \d/4, ", out, re.M)) >= 6  # one map per turn 0..4 and the final one
     rows = [line for line in out.splitlines() if line.startswith(("p0 ", "p1 "))]
     assert len(rows) == 2 and sum("win" in row for row in rows) == 1
 
@@ -32,7 +33,7 @@ def test_play_final_only_ansi_four_players():
     r = run("play", "--players", "4", "--map-size", "10", "--bots", "random", "--seed", "1", "--max-turns", "3",
             "--final-only", "--render", "ansi")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.count("\x1b[") > 50 and r.stdout.count("round ") == 1
+    assert r.stdout.count("\x1b[") > 50 and len(re.findall(r"^turn \d/3, ", r.stdout, re.M)) == 1
     assert sum(line.startswith(("p0 ", "p1 ", "p2 ", "p3 ")) for line in r.stdout.splitlines()) == 4
 
 
@@ -57,7 +58,7 @@ def test_play_save_and_replay_round_trip(tmp_path):
     assert "replay matches the recorded result" in r2.stdout
     assert [line for line in r2.stdout.splitlines() if line.startswith(("p0 ", "p1 "))] == table
     pngs = sorted(png_dir.glob("*.png"))
-    assert len(pngs) == record["result"]["turns"] + 1  # rounds 0..turns-1 (the last round ends the game), final
+    assert len(pngs) == record["result"]["turn"] + 2  # turns 0..turn (the game ends in its last one), final
     Image = pytest.importorskip("PIL.Image")
     with Image.open(pngs[0]) as im:
         assert im.size == (8 * 24, 8 * 24)
@@ -234,7 +235,7 @@ def test_replay_png_dir_that_cannot_be_created(tmp_path, capsys):
 def test_colours_only_on_a_terminal():
     r = run("play", "--map-size", "8", "--seed", "1", "--max-turns", "2")  # stdout is a pipe
     assert r.returncode == 0, r.stderr
-    assert "\x1b[" not in r.stdout and "round " in r.stdout
+    assert "\x1b[" not in r.stdout and "turn 0/2, " in r.stdout
     forced = run("play", "--map-size", "8", "--seed", "1", "--max-turns", "2", "--render", "ansi")
     assert "\x1b[" in forced.stdout
 
@@ -250,3 +251,127 @@ def test_python_dash_m_polyenv():
     r = subprocess.run([sys.executable, "-m", "polyenv", "play", "--bots", ","], capture_output=True, text=True,
                        timeout=120, env=env, cwd=Path(__file__).resolve().parent)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+
+
+# ---------------------------------------------------------------------------- output into a closed pipe
+@pytest.mark.parametrize("args", [["play", "--map-size", "8", "--seed", "1", "--max-turns", "2", "--render", "text"],
+                                  ["play", "--map-size", "8", "--seed", "1", "--max-turns", "2", "--final-only"],
+                                  ["--help"], ["play", "--help"]])
+def test_closed_stdout_ends_quietly(args):
+    # `polyenv play | head`: once the reader has gone, the command stops without a traceback
+    # (status 1: the output is incomplete; argparse's --help ignores the failed write itself).
+    r = run_cli_into_closed_pipe(*args)
+    assert r.stderr == "" and r.returncode == (0 if "--help" in args else 1), r.stderr
+
+
+def test_replay_into_closed_pipe_ends_quietly(tmp_path):
+    record = tmp_path / "game.json"
+    assert run("play", "--map-size", "8", "--seed", "2", "--max-turns", "2", "--render", "none",
+               "--save", record).returncode == 0
+    r = run_cli_into_closed_pipe("replay", record, "--render", "text")
+    assert r.stderr == "" and r.returncode == 1, r.stderr
+
+
+# ---------------------------------------------------------------------------- one turn count everywhere
+TURN_WORDS = re.compile(r"\b(?:turn|TURN|round|ROUND)s? (\d+)")
+
+
+def test_max_turns_is_the_last_turn_printed(tmp_path):
+    # Turns are numbered from 0 as Tribes' tick; --max-turns L is the last one played (turns 0..L).
+    record = tmp_path / "game.json"
+    r = run("play", "--map-size", "8", "--seed", "3", "--max-turns", "2", "--render", "text", "--save", record)
+    assert r.returncode == 0, r.stderr
+    assert "turn limit 2" in r.stdout and "game over in turn 2 of 2" in r.stdout, r.stdout[-400:]
+    assert not re.search(r"\bround", r.stdout, re.I)
+    assert max(int(n) for n in TURN_WORDS.findall(r.stdout)) == 2
+    shown = [int(n) for n in re.findall(r"^turn (\d+)/2\b", r.stdout, re.M)]
+    assert shown[:3] == [0, 1, 2] and shown[-1] == 2  # one map per turn, then the final one
+    replay = run("replay", record, "--render", "text", "--png-dir", tmp_path / "png")
+    assert replay.returncode == 0, replay.stderr
+    assert "game over in turn 2 of 2" in replay.stdout and not re.search(r"\bround", replay.stdout, re.I)
+    assert max(int(n) for n in TURN_WORDS.findall(replay.stdout)) == 2
+    assert sorted(p.name for p in (tmp_path / "png").glob("*.png")) == [
+        "final.png", "turn_000.png", "turn_001.png", "turn_002.png"]
+
+
+def test_records_of_earlier_versions_still_replay(tmp_path):
+    # Earlier records kept GameEnv.turn at the end as "turns" (3 for a game that ends in turn 2).
+    record = _record(tmp_path)
+    assert record["result"]["turn"] == 3
+    record["result"]["turns"] = record["result"].pop("turn") + 1
+    legacy = tmp_path / "legacy.json"
+    legacy.write_text(json.dumps(record))
+    r = run("replay", legacy, "--render", "none")
+    assert r.returncode == 0 and "replay matches the recorded result" in r.stdout, r.stderr
+    record["result"]["turns"] += 1
+    legacy.write_text(json.dumps(record))
+    assert run("replay", legacy, "--render", "none").returncode == 1
+
+
+# ---------------------------------------------------------------------------- videos and pages
+def _hide_modules(folder, *names):
+    """A folder of packages that fail to import, as when they are not installed."""
+    for name in names:
+        (folder / name).mkdir(parents=True)
+        (folder / name / "__init__.py").write_text(f"raise ImportError({'No module named ' + repr(name)!r})\n")
+    return folder
+
+
+@pytest.mark.parametrize("option, hidden, needs", [("--gif", ("imageio", "imageio_ffmpeg"), "imageio"),
+                                                   ("--mp4", ("imageio", "imageio_ffmpeg"), "imageio"),
+                                                   ("--mp4", ("imageio_ffmpeg",), "imageio-ffmpeg")])
+def test_video_without_imageio_is_refused_before_any_work(tmp_path, option, hidden, needs):
+    record = tmp_path / "game.json"
+    assert run("play", "--map-size", "8", "--seed", "2", "--max-turns", "2", "--render", "none",
+               "--save", record).returncode == 0
+    out = tmp_path / f"game.{option[2:]}"
+    r = run("replay", record, option, out, path_first=_hide_modules(tmp_path / "hidden", *hidden))
+    assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
+    assert len(r.stderr.strip().splitlines()) == 1 and needs in r.stderr and "pip install" in r.stderr, r.stderr
+    assert "polyenv[media]" in r.stderr and not out.exists()
+
+
+def test_writing_a_file_prints_no_maps_unless_asked(tmp_path):
+    record = tmp_path / "game.json"
+    assert run("play", "--map-size", "8", "--seed", "2", "--max-turns", "2", "--render", "none",
+               "--save", record).returncode == 0
+    maps = re.compile(r"^turn \d+/2, ", re.M)
+    for option, value in (("--html", tmp_path / "game.html"), ("--png-dir", tmp_path / "png")):
+        quiet = run("replay", record, option, value)
+        assert quiet.returncode == 0, quiet.stderr
+        assert not maps.search(quiet.stdout) and "replay matches the recorded result" in quiet.stdout
+        assert any(line.startswith("wrote ") for line in quiet.stdout.splitlines())
+        shown = run("replay", record, option, value, "--render", "text")
+        assert shown.returncode == 0 and len(maps.findall(shown.stdout)) >= 4  # turns 0..2 and the end
+    plain = run("replay", record)  # no file written: the maps as before
+    assert len(maps.findall(plain.stdout)) >= 4
+
+
+def test_media_extra_is_small_and_part_of_test():
+    tomllib = pytest.importorskip("tomllib")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert sorted(r.split(">")[0].split("=")[0] for r in extras["media"]) == ["imageio", "imageio-ffmpeg"]
+    assert any("media" in r for r in extras["test"] if r.startswith("polyenv["))
+
+
+def test_text_maps_mark_every_player_and_print_a_legend():
+    r = run("play", "--players", "4", "--map-size", "10", "--seed", "1", "--max-turns", "1", "--render", "text")
+    assert r.returncode == 0, r.stderr
+    assert "players: A p0 Bardur, B p1 Imperius, C p2 Xin-Xi, D p3 Oumaji" in r.stdout
+    first_map = r.stdout.split("turn 0/1, ", 1)[1].splitlines()[1:11]
+    cities = {c[0] for row in first_map for c in row.split(" ") if len(c) > 1 and c[1].isdigit()}
+    units = {row[k + 3] for row in first_map for k in range(0, len(row), 5) if row[k + 2:k + 3].strip()}
+    assert cities == units == set("ABCD"), first_map
+
+
+# ---------------------------------------------------------------------------- bench from an installed package
+def test_bench_runs_from_an_installed_package(installed_package):
+    # An install has no benchmarks/ folder: bench runs the parts shipped in polyenv/_bench.
+    site, workdir = installed_package
+    env = dict(os.environ, PYTHONPATH=str(site))
+    r = subprocess.run([sys.executable, "-m", "polyenv.cli", "bench", "--seconds", "6"], capture_output=True,
+                       text=True, env=env, cwd=workdir, timeout=240)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    table = r.stdout[r.stdout.index("benchmark  status"):].splitlines()[2:]
+    assert [row.split()[:2] for row in table] == [["engine", "ok"], ["vector", "ok"], ["gym", "ok"], ["aec", "ok"]]
+    assert "act/s" in table[0] and "env-steps/s" in table[1] and "overhead" in table[2] and "AEC overhead" in table[3]

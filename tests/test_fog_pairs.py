@@ -261,3 +261,24 @@ def test_observed_unit_ids_are_numbered_at_first_sight():
     tokens = env.observe(0)["map_tokens"]
     assert (tokens[tile(8, 2), col], tokens[tile(9, 1), col]) == (2, 3)
     env.check_invariants()
+
+
+def test_text_legend_lists_only_what_the_observer_sees():
+    # The text map's legend names the unit types, buildings, resources and terrains on the map: in a
+    # player's view only those of the tiles it has explored.
+    a, b = base(), base()
+    for env in (a, b):
+        env.place_unit(0, "warrior", tile(2, 2))
+    a.place_unit(1, "knight", tile(8, 8))
+    a.set_building(tile(8, 9), "sawmill")
+    a.set_resource(tile(7, 9), "fruit")
+    a.set_road(tile(9, 8))
+    a.set_terrain(tile(6, 9), "forest")
+    assert_same_view(a, b)
+    view = a.render("text", player=OBSERVER)
+    legend = view.splitlines()[1 + 11:]
+    assert any(line.startswith("units: w warrior") for line in legend)
+    for hidden in ("k knight", "S sawmill", "u fruit", "+ road", "f forest"):
+        assert hidden not in view
+        assert hidden in a.render("text") and hidden not in b.render("text")  # the truth lists it
+    assert "players: A p0 Bardur, B p1 Imperius" in view  # the game's configuration

@@ -21,9 +21,11 @@ def test_text_mode_default_and_shape():
     text = g.render()
     assert text == g.render("text")
     lines = text.splitlines()
-    assert len(lines) == 1 + g.map_size  # header + rows
-    assert all(len(row) == 3 * g.map_size - 1 for row in lines[1:])
-    assert "??" not in text  # ground truth: no fog
+    rows = lines[1:1 + g.map_size]  # header, rows, legend
+    assert all(len(row) == 5 * g.map_size - 1 for row in rows)
+    assert lines[1 + g.map_size].startswith("tile: ") and any(line.startswith("players: ") for line in lines)
+    assert "??" not in text.replace("??: unexplored", "")  # ground truth: no fog
+    assert "??" in g.render(player=0)
 
 
 def test_ansi_mode_layout():
@@ -110,7 +112,7 @@ def test_render_functions_validate_and_text_unchanged():
     with pytest.raises(ValueError):
         g.render("text", player=7)
     tokens = g.full_map_numpy()
-    assert render_text(tokens, g.map_size).count("\n") == g.map_size - 1
+    assert render_text(tokens, g.map_size, legend=False).count("\n") == g.map_size - 1
     assert render_ansi(tokens, g.map_size, g.current_player, g.num_players).count("\n") == g.map_size - 1
 
 
@@ -164,3 +166,76 @@ def test_roads_resources_and_buildings_are_drawn():
     g.set_building((5, 5), "farm")
     assert ((cell((5, 5)) == (236, 206, 120)).all(-1)).sum() > 20, "farm badge"
     assert (plain != cell((3, 3))).any()
+
+
+def test_headers_count_turns_as_the_cli_does():
+    # A game that reaches --max-turns 2 ends in turn 2 (the engine's tick is then 3).
+    from polyenv.render import game_header_lines
+    g = GameEnv(seed=3, map_size=8, max_turns=2)
+    g.playout(seed=3)
+    assert g.game_over and g.turn == 3 and g.turn_number == 2
+    assert g.render().splitlines()[0].startswith("turn 2/2, ")
+    assert ANSI.sub("", g.render("ansi")).splitlines()[0].startswith("turn 2/2, ")
+    for player in (None, 0):
+        assert game_header_lines(g, player)[0][0] == ("TURN 2/2", None)
+    fresh = GameEnv(seed=3, map_size=8, max_turns=2)
+    assert fresh.turn_number == 0 and fresh.render().startswith("turn 0/2, ")
+
+
+# ---------------------------------------------------------------------------- text map: markers and legend
+def cell(text, x, y):
+    """The 4-character cell of tile (x, y) in a rendered text map (header line first)."""
+    return text.splitlines()[1 + x][5 * y:5 * y + 4]
+
+
+def test_every_player_has_its_own_marker_from_every_view():
+    # Four players: p1..p3 used to share upper case (lower case was whoever was "owner 1").
+    g = GameEnv.blank(8, (Bardur, Imperius, 0, 3))
+    for p in range(4):
+        g.place_city(p, (2 * p, 1), level=p + 1)
+        g.place_unit(p, "warrior", (2 * p, 5))
+    g.place_unit(3, "knight", (0, 1))  # p3's knight in p0's city
+    for view in (None, 0, 1, 2, 3):
+        text = g.render("text", player=view)
+        for p, marker in enumerate("ABCD"):
+            assert cell(text, 2 * p, 5) == f". w{marker}", (view, p)
+            assert cell(text, 2 * p, 1)[:2] == f"{marker}{p + 1}", (view, p)
+        assert cell(text, 0, 1) == "A1kD"
+
+
+def test_legend_names_players_and_what_the_map_shows():
+    g = GameEnv.blank(8, (Bardur, Imperius, 0, 3))
+    g.place_city(1, (1, 1))
+    g.place_unit(2, "catapult", (4, 4))
+    g.set_resource((5, 5), "fruit")
+    g.place_city(0, (6, 5))
+    g.set_building((6, 6), "windmill")
+    g.set_terrain((7, 7), "mountain")
+    g.set_road((3, 6))
+    legend = g.render().splitlines()[1 + 8:]
+    text = "\n".join(legend)
+    assert "players: A p0 Bardur, B p1 Imperius, C p2 Xin-Xi, D p3 Oumaji" in text
+    assert "terrain: . plain, ^ mountain" in text
+    assert "units: c catapult" in text and "buildings: W windmill" in text and "resources: u fruit" in text
+    assert "roads: + road" in text and "knight" not in text and "forest" not in text
+    assert cell(g.render(), 4, 4) == ". cC" and cell(g.render(), 5, 5) == ".u  " and cell(g.render(), 6, 6) == ".W  "
+    assert cell(g.render(), 3, 6) == ".+  " and cell(g.render(), 1, 1)[:2] == "B1"
+
+
+def test_legend_is_data_for_other_front_ends():
+    from polyenv.text_map import PLAYER_MARKERS, map_legend, player_marker, text_cells
+    g = GameEnv.blank(6, (Bardur, Imperius))
+    g.place_unit(1, "giant", (2, 3))
+    cells = text_cells(g.full_map_numpy(), 6, g.current_player, 2)
+    assert len(cells) == 6 and all(len(row) == 6 and all(len(c) == 4 for c in row) for row in cells)
+    assert cells[2][3] == ". GB" and player_marker(15) == PLAYER_MARKERS[15] == "P"
+    legend = dict(map_legend(g.full_map_numpy(), g.current_player, 2, ["Bardur", "Imperius"]))
+    assert legend["players"] == [("A", "p0 Bardur"), ("B", "p1 Imperius")] and legend["units"] == [("G", "giant")]
+
+
+def test_legend_wraps_between_entries():
+    g = GameEnv(seed=3, map_size=20, players=[t % 12 for t in range(16)])
+    lines = g.render().splitlines()[21:]
+    assert all(len(line) <= 99 for line in lines)  # the rows' width (20 cells)
+    players = " ".join(line.strip() for line in lines if line.startswith(("players:", "  ")) and "e.g." not in line)
+    assert all(f"{m} p{p} " in players for p, m in enumerate("ABCDEFGHIJKLMNOP"))

@@ -532,7 +532,7 @@ class TribesVectorEnv(VectorEnv):
         if self.render_mode == "rgb_array":
             return tuple(render_rgb(tokens[i], n, int(state[i, _CURRENT_PLAYER]), P) for i in range(self.num_envs))
         return tuple(render_ansi(tokens[i], n, int(state[i, _CURRENT_PLAYER]), P,
-                                 header=f"env {i}, round {int(state[i, _TURN])}")
+                                 header=f"env {i}, turn {int(state[i, _TURN])}")
                      for i in range(self.num_envs))
 
     def close_extras(self, **kwargs) -> None:

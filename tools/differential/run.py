@@ -26,7 +26,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository's polyenv
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tools.differential; polyenv: built in place or installed
 
 from polyenv import TECHS, GameEnv  # noqa: E402
 
