@@ -43,5 +43,5 @@ def wait_for(client: httpx.Client, url: str, test, timeout: float = 60.0, params
         if test(view):
             return view
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting at {url}: round {view.get('round')}")
+            raise AssertionError(f"timed out waiting at {url}: turn {view.get('turn')}")
         time.sleep(0.02)

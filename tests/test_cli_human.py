@@ -79,7 +79,7 @@ class Terminal:
 def screen_before(term, match):
     """The text of the last screen: from the last map header to the prompt that matched."""
     plain, end = term.plain, match.start()
-    return plain[plain.rfind("round ", 0, plain.rfind("legend:", 0, end)):end]
+    return plain[plain.rfind("\nturn ", 0, end) + 1:end]
 
 
 def test_the_turn_screen_bad_answers_end_and_quit(tmp_path):
@@ -154,5 +154,23 @@ def test_a_whole_game_at_either_seat(tmp_path, seat):
     record = json.loads(save.read_text())
     assert record["result"]["game_over"] and record["bots"][seat] == "human"
     assert "\x1b[" in term.text  # the ANSI map on a terminal
-    headers = re.findall(r"^round \d+, .*$", term.plain, re.M)
+    headers = re.findall(r"^turn \d+/\d+, .*$", term.plain, re.M)
     assert len(headers) > 2 and all(f"(view of p{seat})" in h for h in headers[:-1])  # the full map only at the end
+
+
+def test_the_plain_text_map_carries_its_legend(tmp_path):
+    term = Terminal("play", "--bots", "random,human", "--map-size", "6", "--max-turns", "2", "--seed", "2",
+                    "--render", "text", cwd=tmp_path)
+    try:
+        screen = screen_before(term, term.expect(PROMPT))
+        assert "(view of p1)" in screen and " ?? " in screen
+        assert "players: A p0" in screen and "B p1" in screen and "tile: ground or city owner" in screen
+        assert "you are Imperius (p1)" in screen
+        term.send("q")
+        term.expect("saved")
+    except BaseException:
+        term.proc.kill()
+        raise
+    finally:
+        status = term.close()
+    assert status == 0

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from browser_helpers import chromium, needs_chromium, severe_logs
 from serve_helpers import running_server
 
@@ -92,6 +93,42 @@ class Page:
         return final or level_up or ("your turn" in status and bool(self.actions()))
 
 
+def play_one(browser, page, shots, done, fought, clicks):
+    """One click of the person's strategy; returns (game over, fought, clicks)."""
+    wait(browser, page.ready, timeout=120, what="a turn")
+    status, token, final, level_up = page.state()
+    if final:
+        return True, fought, clicks
+    turn = int(re.search(r"Turn (\d+)", status).group(1))
+    step = done[turn] = done.get(turn, 0) + 1
+    actions = page.actions()
+    by_kind = lambda kind: [a for a in actions if a[0] == kind]  # noqa: E731
+    if level_up:  # a level-up reward: a button of the dialog
+        page.find("#levelup-options button")[0].click()
+    elif by_kind("attack"):  # select the unit: its targets light up with the preview; click one
+        _, source, target, _ = by_kind("attack")[0]
+        page.click_tile(source)
+        wait(browser, lambda: "targets on the board" in page.one("#selection").text, what="the selection")
+        if not fought:
+            browser.save_screenshot(str(shots / "fight.png"))
+        fought = True
+        page.click_tile(target)
+    elif step == 1 and by_kind("spawn"):
+        by_kind("spawn")[0][3].click()
+    elif step == 2 and by_kind("research"):
+        by_kind("research")[0][3].click()
+    elif step <= 6 and by_kind("move"):  # head for the far corner, where the opponent started
+        _, source, target, _ = max(by_kind("move"), key=lambda a: (a[2] // SIZE + a[2] % SIZE, a[2]))
+        page.click_tile(source)
+        page.click_tile(target)
+    else:
+        page.one("#end-turn").click()
+    clicks += 1
+    assert clicks < 1000
+    wait(browser, lambda: page.state()[1] != token or page.state()[2], what="the answer to a click")
+    return False, fought, clicks
+
+
 def test_play_a_whole_game_against_random_by_clicks(browser, shots):
     from selenium.webdriver.support.ui import Select
     with running_server() as base:
@@ -115,37 +152,12 @@ def test_play_a_whole_game_against_random_by_clicks(browser, shots):
 
         fought, clicks, done = False, 0, {}
         while True:
-            wait(browser, page.ready, timeout=120, what="a turn")
-            status, token, final, level_up = page.state()
-            if final:
+            try:
+                finished, fought, clicks = play_one(browser, page, shots, done, fought, clicks)
+            except StaleElementReferenceException:  # the page redrew its buttons between reading and clicking
+                continue
+            if finished:
                 break
-            round_now = int(re.search(r"Round (\d+)", status).group(1))
-            step = done[round_now] = done.get(round_now, 0) + 1
-            actions = page.actions()
-            by_kind = lambda kind: [a for a in actions if a[0] == kind]  # noqa: E731
-            if level_up:  # a level-up reward: a button of the dialog
-                page.find("#levelup-options button")[0].click()
-            elif by_kind("attack"):  # select the unit: its targets light up with the preview; click one
-                _, source, target, _ = by_kind("attack")[0]
-                page.click_tile(source)
-                wait(browser, lambda: "targets on the board" in page.one("#selection").text, what="the selection")
-                if not fought:
-                    browser.save_screenshot(str(shots / "fight.png"))
-                fought = True
-                page.click_tile(target)
-            elif step == 1 and by_kind("spawn"):
-                by_kind("spawn")[0][3].click()
-            elif step == 2 and by_kind("research"):
-                by_kind("research")[0][3].click()
-            elif step <= 6 and by_kind("move"):  # head for the far corner, where the opponent started
-                _, source, target, _ = max(by_kind("move"), key=lambda a: (a[2] // SIZE + a[2] % SIZE, a[2]))
-                page.click_tile(source)
-                page.click_tile(target)
-            else:
-                page.one("#end-turn").click()
-            clicks += 1
-            assert clicks < 1000
-            wait(browser, lambda: page.state()[1] != token or page.state()[2], what="the answer to a click")
         title = page.one("#final-title").text
         browser.save_screenshot(str(shots / "end.png"))
         assert re.search(r"(Bardur|Imperius) \(p[01]\) wins", title), title

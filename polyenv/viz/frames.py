@@ -1,5 +1,5 @@
 """Video frames a person can read (``polyenv replay --gif / --mp4``): the board with coordinates on
-its edges, a header with the round, whose turn, the tribe names and per-player stats, a caption naming
+its edges, a header with the turn, whose move, the tribe names and per-player stats, a caption naming
 the action that produced the frame, and the legend — the web viewer's legend and colours
 (:func:`polyenv.viz.style.style`), the board drawn by :func:`polyenv.render.render_rgb`.
 
@@ -37,7 +37,7 @@ def _lines(game: GameEnv, player: int | None, caption: str) -> list[list[tuple[s
     """The header as lines of (text, colour chip player or None) items."""
     view = build_view(game, player, with_actions=False)
     tribe = lambda p: f"{view['tribes'][p]} (p{p})"  # noqa: E731
-    first = [(f"Round {min(game.turn, game.turn_limit)}/{game.turn_limit}", None)]
+    first = [(f"Turn {game.turn_number}/{game.turn_limit}", None)]
     if game.game_over:
         first.append((f"game over: {tribe(game.winner)} wins" if game.winner >= 0 else "game over: a draw", None))
     else:

@@ -2,7 +2,7 @@
 
 :func:`replay_page` re-plays a saved game and writes one page that needs no server and no network:
 the viewer's modules are inlined (an import map of ``data:`` URLs), the game is embedded as JSON —
-the full view of the first position, then per action the tiles that changed, the round, the player
+the full view of the first position, then per action the tiles that changed, the turn, the player
 to move, the per-player stats and how many log entries exist. Position ``k`` is the game after ``k``
 actions: its highlighted log entry and the arrow on the board are the action that produced it.
 Controls: a slider over the positions, play / pause, speed; ``#frame=K`` opens position K,
@@ -27,7 +27,7 @@ __all__ = ["replay_page", "replay_data", "MODULES", "ReplayError"]
 STATIC = Path(__file__).resolve().parent / "static"
 #: The viewer's modules the page inlines (the web app loads the same files from /static/js/).
 MODULES = ("board.js", "panels.js", "viewer.js", "replay.js")
-_FRAME_KEYS = ("round", "current_player", "game_over", "winner", "players", "result")
+_FRAME_KEYS = ("turn", "current_player", "game_over", "winner", "players", "result")
 
 
 def replay_data(game: GameEnv, actions, names=None, seats=None) -> dict:

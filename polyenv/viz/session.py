@@ -6,7 +6,7 @@ saved record plays the record's actions instead. Every touch of the game happens
 session's lock in a worker thread, never on the server's event loop: bots choose on a copy of the
 game (the native search releases the GIL) and the chosen action is applied under the lock.
 
-The position token of a person's move is ``"<round>.<their actions so far>"``: only their own
+The position token of a person's move is ``"<turn>.<their actions so far>"``: only their own
 actions change the position during their turn, and it says nothing about the other players'
 hidden moves. A request with another token is stale and changes nothing.
 """
@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import bots as bot_registry
 from .._botspec import is_bot
-from ..cli import HUMAN, RECORD_FORMAT, RECORD_VERSION, _game_from_config
+from ..cli import HUMAN, RECORD_FORMAT, RECORD_VERSION, _game_from_config, _result
 from ..game_env import GameEnv
 from .view import EventLog, WorldLog, build_view
 
@@ -236,9 +236,7 @@ class GameSession:
             game = self.game
             return dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=self.seed, config=self.config,
                         bots=self.seats, action_space_fingerprint=int(game.action_space_fingerprint),
-                        actions=list(self.actions),
-                        result=dict(game_over=game.game_over, winner=game.winner, scores=game.scores(),
-                                    turns=game.turn))
+                        actions=list(self.actions), result=_result(game))
 
     def save(self) -> str:
         """Writes the record into the save folder; returns its path (blocking)."""

@@ -15,7 +15,7 @@ from .labels import GROUPS
 from .style import pretty
 from .view import EventLog, build_view
 
-__all__ = ["TerminalPlayer", "QUIT", "HELP", "text_legend"]
+__all__ = ["TerminalPlayer", "QUIT", "HELP", "ansi_legend"]
 
 #: What :meth:`TerminalPlayer.choose` returns when the person quits.
 QUIT = None
@@ -23,18 +23,14 @@ HELP = "type a number to play that action · end: end the turn · q: save and qu
 _GROUP_TITLES = {"unit": "Units", "city": "Cities", "tech": "Research", "other": "Other"}
 
 
-def text_legend(ansi: bool = False) -> str:
-    """The legend of the terminal map (``render("text")``, or ``render("ansi")`` with ``ansi``)."""
+def ansi_legend() -> str:
+    """The legend of the coloured terminal map (``render("ansi")``; the text map carries its own)."""
     terrain = "  ".join(f"{_TERRAIN_CHAR[i]} {pretty(t).lower()}" for i, t in enumerate(TERRAINS))
     units = "  ".join(f"{_UNIT_CHAR[i]} {pretty(u).lower()}" for i, u in enumerate(UNIT_TYPES))
-    if ansi:
-        tile = ("each tile: terrain glyph (or a city's level on its owner's colour), then a unit's letter and HP "
-                "on its owner's colour; dark ' .. ': unexplored")
-    else:
-        tile = "each tile: terrain, then a unit (lower case: yours, upper case: others') or a city's level; ??: unexplored"
     return (f"legend: {terrain}\n"
             f"        units: {units}\n"
-            f"        {tile}\n"
+            f"        each tile: terrain glyph (or a city's level on its owner's colour), then a unit's letter and HP "
+            f"on its owner's colour; dark ' .. ': unexplored\n"
             f"        row k of the map is x = k, column k is y = k (tiles are named (x,y))")
 
 
@@ -62,7 +58,8 @@ class TerminalPlayer:
             self._print("since your last move:", *(f"  {e['text']}" for e in news[-30:]))
         view = build_view(game, self.player, self.log.entries)
         self._print(game.render("ansi" if self.ansi else "text", player=self.player))
-        self._print(text_legend(self.ansi))
+        if self.ansi:
+            self._print(ansi_legend())
         me = view["players"][self.player]
         techs = ", ".join(me["techs"]) or "none"
         self._print(f"you are {me['tribe']} (p{self.player}): {me['stars']} stars, +{me['income']} a turn, "

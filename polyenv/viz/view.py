@@ -36,7 +36,7 @@ class EventLog:
     """The readable event log of one player, read incrementally from its journal.
 
     ``update(game)`` appends the journal rows written since the last call as dicts
-    ``{"seq", "round", "kind", "actor", "source", "target", "flags", "text"}`` (positions the player
+    ``{"seq", "turn", "kind", "actor", "source", "target", "flags", "text"}`` (positions the player
     did not see are -1, ``actor`` is an absolute seat or -1). Only the last ``keep`` entries are kept.
     """
 
@@ -52,7 +52,7 @@ class EventLog:
         added = []
         for row, seq in zip(events["features"].tolist(), events["sequence"].tolist()):
             rel = row[c["actor_player"]]
-            added.append({"seq": int(seq), "round": row[c["round"]], "kind": ACTION_KINDS[row[c["type_id"]]],
+            added.append({"seq": int(seq), "turn": row[c["round"]], "kind": ACTION_KINDS[row[c["type_id"]]],
                           "actor": (self.player + rel - 1) % players if rel > 0 else -1,
                           "source": row[c["source_index"]], "target": row[c["target_index"]],
                           "flags": row[c["flags"]], "text": event_text(row, self.player, players, tribes, n)})
@@ -81,7 +81,7 @@ class WorldLog:
                     continue
                 text = event_text(row, p, game.num_players, tribes, n)
                 self.seq += 1
-                self.entries.append({"seq": self.seq, "round": row[c["round"]], "actor": p,
+                self.entries.append({"seq": self.seq, "turn": row[c["round"]], "actor": p,
                                      "kind": ACTION_KINDS[row[c["type_id"]]], "source": row[c["source_index"]],
                                      "target": row[c["target_index"]], "flags": row[c["flags"]],
                                      "text": f"{tribes[p]} (p{p}){text[text.index(':'):]}"})
@@ -143,7 +143,7 @@ def build_view(game: GameEnv, viewer: int | None = None, events: list[dict] | No
                with_actions: bool = True) -> dict:
     """The view of ``game`` for ``viewer`` (a seat, or None for the full view) as a JSON-able dict.
 
-    Keys: ``map_size``, ``num_players``, ``tribes``, ``viewer``, ``round``, ``turn_limit``,
+    Keys: ``map_size``, ``num_players``, ``tribes``, ``viewer``, ``turn`` (``GameEnv.turn_number``), ``turn_limit``,
     ``current_player``, ``game_over``, ``winner``, ``fields`` (:data:`TILE_FIELDS`), ``tiles`` (the board,
     flat, ``tiles * len(fields)`` ints), ``players`` (per-seat stats), ``techs`` (the viewer's tech tree
     with costs), ``pending`` (the viewer's level-up choice or None), ``actions`` (the viewer's legal
@@ -171,7 +171,7 @@ def build_view(game: GameEnv, viewer: int | None = None, events: list[dict] | No
         techs = _techs(game, viewer, set(game.player(viewer)["techs"]))
     view = {
         "map_size": game.map_size, "num_players": players, "tribes": tribes, "viewer": viewer,
-        "round": game.turn, "turn_limit": game.turn_limit, "current_player": to_move,
+        "turn": game.turn_number, "turn_limit": game.turn_limit, "current_player": to_move,
         "game_over": bool(game.game_over), "winner": game.winner,
         "fields": list(TILE_FIELDS), "tiles": tiles.ravel().tolist(),
         "players": _player_stats(game, viewer, state, tiles, tribes), "techs": techs, "pending": pending,

@@ -26,7 +26,12 @@ function connect(id, view) {
   location.hash = `game=${id}&view=${view}`;
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${id}/ws?view=${view}`;
   socket = new WebSocket(url);
-  socket.onmessage = message => { latest = JSON.parse(message.data); viewer.show(latest); controls(latest); };
+  let last = null;
+  socket.onmessage = message => {
+    if (message.data === last) return;  // the same view again (two changes close together): nothing to redraw
+    last = message.data;
+    latest = JSON.parse(message.data); viewer.show(latest); controls(latest);
+  };
   socket.onclose = event => {
     if (event.code >= 4000) { showError(event.reason); return; }
     setTimeout(() => { if (current && current.id === id) connect(id, current.view); }, 1000);  // the server restarted or the link dropped

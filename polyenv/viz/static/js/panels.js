@@ -95,9 +95,9 @@ export function renderTechs(root, view, onPick) {
 // The event log (what the viewer saw), newest last; entries are kept by sequence number.
 export function renderLog(root, entries) {
   root.replaceChildren();
-  let round = null;
+  let turn = null;
   entries.forEach((e, k) => {
-    if (e.round !== round) { round = e.round; root.append(el("div", { class: "log-round", text: `round ${round}` })); }
+    if (e.turn !== turn) { turn = e.turn; root.append(el("div", { class: "log-round", text: `turn ${turn}` })); }
     root.append(el("div", { class: "log-entry" + (k === entries.length - 1 ? " latest" : ""), text: e.text }));
   });
   root.scrollTop = root.scrollHeight;

@@ -31,7 +31,7 @@ function show(k) {
   k = Math.max(0, Math.min(last, k | 0));
   if (k < current || k > current + 1) epoch++;  // a jump: the log starts again from this position
   const f = D.frames[k], produced = k > 0 ? D.log.slice(D.frames[k - 1].e, f.e) : [];
-  const view = { ...D.first, round: f.round, current_player: f.current_player, game_over: f.game_over,
+  const view = { ...D.first, turn: f.turn, current_player: f.current_player, game_over: f.game_over,
     winner: f.winner, players: f.players, result: f.result, tiles: tilesAt(k), events: D.log.slice(Math.max(0, f.e - 300), f.e),
     id: "replay", epoch, kind: "replay", actions: [], human: null, delay: 1 / +$("speed").value };
   viewer.show(view);

@@ -80,7 +80,7 @@ export class Viewer {
 
   status() {
     const v = this.view, who = p => playerLabel(v, p);
-    let text = `Round ${Math.min(v.round, v.turn_limit)}/${v.turn_limit}`;  // a finished game is one round past its last
+    let text = `Turn ${v.turn}/${v.turn_limit}`;
     if (v.game_over) text += ` — game over: ${v.winner >= 0 ? who(v.winner) + " wins" : "a draw"}`;
     else if (v.human !== null && v.human !== undefined && v.current_player === v.human) text += " — your turn";
     else text += ` — ${who(v.current_player)} to move`;
