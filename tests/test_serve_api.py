@@ -205,6 +205,9 @@ def test_levels_and_mcts_budgets(client):
     created = new_game(client, "human", "mcts:20", level_name="duel_11", map_size=None, max_turns=2)
     view = created["view"]
     assert view["map_size"] == 11 and view["seats"] == ["human", "mcts:20"]
+    fast(client, created["id"])
+    final, _ = play_to_the_end(client, created["id"], np.random.default_rng(2))  # a whole game against mcts
+    assert final["game_over"] and final["result"]["winner"] in (0, 1)
     keep = client.post("/api/games", json={"seats": [{"tribe": None, "player": "random"}] * 2,
                                            "level_name": "duel_11", "max_turns": 2}).json()
     assert keep["view"]["tribes"] == client.post("/api/levels", json={"name": "duel_11"}).json()["tribes"]

@@ -26,7 +26,6 @@ import numpy as np
 from .. import bots as bot_registry
 from .._botspec import is_bot
 from ..cli import HUMAN, RECORD_FORMAT, RECORD_VERSION, _game_from_config, _result
-from ..game_env import GameEnv
 from .view import EventLog, WorldLog, build_view
 
 __all__ = ["GameSession", "SessionError", "HUMAN", "RECORD"]
