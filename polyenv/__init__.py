@@ -59,6 +59,10 @@ VISIBLE_EVENT_AFFECTED_FEATURE_NAMES: tuple[str, ...] = _core.VISIBLE_EVENT_AFFE
 VISIBLE_ACTION_HISTORY_FEATURE_NAMES: tuple[str, ...] = _core.VISIBLE_ACTION_HISTORY_FEATURE_NAMES
 #: The unit table of rules §5: ``{unit type: {cost, max_hp, attack, defence, movement, range, points, tech}}``.
 UNIT_STATS: dict = _core.UNIT_STATS
+#: The tech tree (RULES.md §4): ``{tech: {"tier": 1..3, "parent": tech or None}}``.
+TECH_TREE: dict = _core.TECH_TREE
+#: Bits of the ``flags`` column of the visible events: kill, counter, source_killed, capture, ...
+EVENT_FLAGS: dict = _core.EVENT_FLAGS
 #: Stars are capped here (not a Tribes rule; keeps the engine's int32 arithmetic exact).
 MAX_STARS: int = _core.MAX_STARS
 
@@ -70,7 +74,7 @@ __all__ = [
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",
-    "LEVEL_UP_REWARDS", "TILE_ACTIONS", "UNIT_STATS", "MAX_STARS",
+    "LEVEL_UP_REWARDS", "TILE_ACTIONS", "UNIT_STATS", "TECH_TREE", "EVENT_FLAGS", "MAX_STARS",
     "MAP_TOKEN_FEATURE_NAMES", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "ACTION_ARG_MASK_NAMES",
     "VISIBLE_EVENT_FEATURE_NAMES", "VISIBLE_EVENT_AFFECTED_FEATURE_NAMES", "VISIBLE_ACTION_HISTORY_FEATURE_NAMES",
 ]
