@@ -11,6 +11,8 @@ import pytest
 import polyenv
 from polyenv import Bardur, GameEnv, Imperius, Oumaji, SelfPlayPool, VectorGameEnv
 
+from test_fog_pairs import assert_same_view, channels
+
 F = {name: i for i, name in enumerate(polyenv.VISIBLE_EVENT_FEATURE_NAMES)}
 H = {name: i for i, name in enumerate(polyenv.VISIBLE_ACTION_HISTORY_FEATURE_NAMES)}
 KIND = {name: i for i, name in enumerate(polyenv.ACTION_KINDS)}
@@ -106,9 +108,10 @@ def test_diplomacy_events_are_fog_safe(observer):
         env.step(env.action_id("end_turn"))
         env.step(env.action_id("send_stars", target=2, arg=5))  # 1 to 0 (relative 2 = player 0)
         env.step(env.action_id("declare_war", target=1))   # 1 on 2
-    ea, eb = events_of(a, observer), events_of(b, observer)
-    for key in ea:
-        assert np.array_equal(ea[key], eb[key]), key
+    assert_same_view(a, b, player=observer)  # every channel: observation, events, renders
+    ca, cb = channels(a, 1), channels(b, 1)    # the pair really differs (for the player who sees it)
+    assert any(not np.array_equal(ca[k], cb[k]) for k in ca)
+    ea = events_of(a, observer)
     kinds = ea["features"][:, F["type_id"]].tolist()
     assert sum(k in DIPLOMACY for k in kinds) == 4
 
