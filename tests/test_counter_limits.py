@@ -69,17 +69,6 @@ def midgame(seed=3, players=("bardur", "imperius", "oumaji")):
     return g, bytearray(g.to_bytes())
 
 
-def turns_begun(data, p):
-    """The most turns player p can have begun: one per round before this one, and this round's
-    if p is at or before the player to move."""
-    return get(data, "tick") + (1 if p <= get(data, "current_player") else 0)
-
-
-def still_this_turn(data, p, per_turn, used):
-    """What the player to move may still add in its current turn (others: nothing)."""
-    return per_turn - used if p == get(data, "current_player") else 0
-
-
 # (field, player or tile (None: a header field), type maximum)
 TYPE_MAXIMA = [("tick", None, INT32), ("turns_played", None, INT32), ("next_uid", None, INT32),
                ("actions_applied", None, INT64), ("units_sighted", 1, INT32), ("stars_sent", 2, INT32),
@@ -99,20 +88,18 @@ def test_a_counter_at_its_type_maximum_is_rejected_naming_the_field(field, who, 
 
 
 def largest_accepted(data, field, p):
+    """The load bounds (docs/gameenv_api.md): per-round counts up to the rounds begun (tick + 1)."""
     if field in ("next_uid", "actions_applied", "units_sighted"):
         return _core.LOADABLE_COUNTER_LIMITS[field]
+    rounds = get(data, "tick") + 1
     if field == "tick":
         return get(data, "turn_limit") + 1
     if field == "turns_played":
-        return get(data, "tick") * 3 + get(data, "current_player") + 1
-    if field == "pacifist_turns":
-        return turns_begun(data, p)
-    if field == "wars_declared":
-        free = 1 - get(data, "declared_war_this_turn", p)
-        return turns_begun(data, p) - (free if p == get(data, "current_player") else 0)
+        return 3 * rounds
+    if field in ("pacifist_turns", "wars_declared"):
+        return rounds
     if field == "stars_sent":
-        return STARS_PER_TURN * turns_begun(data, p) - still_this_turn(data, p, STARS_PER_TURN,
-                                                                      get(data, "stars_sent_this_turn", p))
+        return STARS_PER_TURN * rounds
     if field == "temple_turns":
         return 2
     raise AssertionError(field)

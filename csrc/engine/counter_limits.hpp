@@ -2,18 +2,26 @@
 // bounded, so that no state check_invariants accepts (from_bytes checks every
 // state it loads) can overflow a counter before the game ends.
 //
-// Two kinds of bound:
-// - Counters that grow at most once per round or per turn are bounded by the
-//   turns the game can have had (counted from tick and the player to move),
-//   in a form every action keeps: a state inside the bound stays inside it to
-//   the end of the game, and the turn limit caps the bound far below the
-//   counter's type (static_asserts below).
-// - Counters whose growth within a turn depends on the board (ids, observed
-//   ids, actions) get a load bound: their type's maximum minus the most a
-//   whole game can still add, derived from the turn limit and map capacity.
+// Each counter has two bounds:
+// - an invariant bound (check_invariants): what a game can reach;
+// - a load bound (from_bytes, check_loadable_counters), at most the invariant
+//   bound minus what the rest of the game can add, so that every state
+//   reached by playing on from a loaded state keeps the invariants and no
+//   counter overflows before the game ends. Every state a game reaches from
+//   its start is within the load bounds (so it saves and loads again).
+// Counters that grow at most once per round or per turn: a loaded state may
+// hold as many rounds' worth as it has begun (tick + 1); play adds at most one
+// round's worth per round, and the game ends after its turn limit, so the
+// invariants allow the rounds a game can begin plus one (turn limit + 3
+// rounds' worth: scenario edits that give a player extra turns within a round
+// are not tied to tick). Both stay far below the counters' types
+// (static_asserts below). Counters whose growth within a turn depends on the
+// board (ids, observed ids, actions) are bounded on load by their type's
+// maximum minus the most a whole game can add, derived from the turn limit and
+// the map capacity.
 // Kills are the exception: a unit or a tribe can keep fighting for 10,000
 // rounds, so no load bound would do; they saturate instead (world.hpp,
-// count_kill).
+// count_kill), as do scores (add_score).
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -32,48 +40,34 @@ inline constexpr int64_t kMaxPlayerTurns = int64_t(kMaxRounds) * kMaxPlayers;
 // reaches level + 1) and far below what their arithmetic could overflow.
 inline constexpr int kMaxSanePopulation = 1000, kMaxSaneLevel = 100, kMaxSaneCount = 1000;
 
-// ---- bounded by the turns played (kept by every action)
+// ---- bounded by the rounds begun
 
-// tick: end_turn ends the game in the round after the last one, so a game in progress is at most
-// one round past its limit (a blank scenario with max_turns 0 starts there) and a finished one two.
-inline int max_tick(const GameState& s) { return s.turn_limit + (s.game_over ? 2 : 1); }
+// tick: end_turn ends the game in the round after its turn limit, so a game is at most one round
+// past the limit while it goes on (a blank scenario with max_turns 0 starts there), and at most two
+// once it is over.
+inline int64_t loadable_max_tick(const GameState& s) { return int64_t(s.turn_limit) + 1; }
+inline int64_t max_tick(const GameState& s) { return int64_t(s.turn_limit) + 2; }
 
-// turns_played: start_turn counts every turn begun, at most one per player per round: the
-// rounds before this one and this round's turns up to the player to move.
-inline int64_t max_turns_played(const GameState& s) {
-  return int64_t(s.tick) * s.num_players + s.current_player + 1;
-}
+// The rounds begun so far (0 .. tick): at most one turn of each player in each.
+inline int64_t rounds_begun(const GameState& s) { return int64_t(s.tick) + 1; }
+// A count growing by at most `per_round` a round: `per_round * rounds_begun` on load. Playing on
+// adds at most `per_round` per round while the game goes on (tick <= turn limit + 1), so a game
+// from a loaded state ends within `per_round * (turn limit + 3)`: the invariant bound.
+inline int64_t loadable_per_round(const GameState& s, int64_t per_round) { return per_round * rounds_begun(s); }
+inline int64_t max_per_round(const GameState& s, int64_t per_round) { return per_round * (int64_t(s.turn_limit) + 3); }
 
-// The turns `player` can have begun: one per earlier round, and this round's if it is at or before
-// the player to move. A per-turn count of the player is at most this; the player to move may still
-// add its current turn's remainder, so `count + remainder <= per_turn * turns_begun` is what
-// every action keeps (the remainder goes to 0 at the turn's end, the next turn begun adds 1).
-inline int64_t turns_begun(const GameState& s, int player) {
-  return int64_t(s.tick) + (player <= s.current_player ? 1 : 0);
-}
-
-// At most one war declaration per own turn (declared_war_this_turn).
-inline int64_t max_wars_declared(const GameState& s, int player) {
-  const bool may_declare = player == s.current_player && !s.players[size_t(player)].declared_war_this_turn;
-  return turns_begun(s, player) - (may_declare ? 1 : 0);
-}
-
-// Stars sent: a send is legal while fewer than kMaxStarsSentPerTurn were sent this turn, and
-// sends at most kMaxSendStars, so at most this many per own turn.
+// What grows by at most this much per round: turns_played (start_turn: one turn per player),
+// a player's wars_declared (declared_war_this_turn: one per own turn), pacifist_turns (+1 at an own
+// turn's start with Meditation, back to 0 on an attack) and stars_sent (a send is legal while fewer
+// than kMaxStarsSentPerTurn were sent this turn, and sends at most kMaxSendStars).
+inline int64_t turns_per_round(const GameState& s) { return s.num_players; }
+inline constexpr int kOwnTurnsPerRound = 1;
 inline constexpr int kMaxStarsSentInATurn = kMaxStarsSentPerTurn + kMaxSendStars - 1;
-inline int64_t max_stars_sent(const GameState& s, int player) {
-  const Player& p = s.players[size_t(player)];
-  const int still = player == s.current_player ? kMaxStarsSentInATurn - p.stars_sent_this_turn : 0;
-  return int64_t(kMaxStarsSentInATurn) * turns_begun(s, player) - still;
-}
 
-// pacifist_turns: +1 at each own turn's start (with Meditation), back to 0 on an attack.
-inline int64_t max_pacifist_turns(const GameState& s, int player) { return turns_begun(s, player); }
-
-// With tick at most kMaxTurnLimit + 2, these bounds stay below their counters' types.
-static_assert(int64_t(kMaxTurnLimit + 2) * kMaxPlayers + kMaxPlayers <= INT32_MAX);   // turns_played
-static_assert(kMaxTurnLimit + 3 <= INT16_MAX);                                        // wars, pacifist turns
-static_assert(int64_t(kMaxStarsSentInATurn) * (kMaxTurnLimit + 3) <= INT32_MAX);      // stars_sent
+// With a turn limit of at most kMaxTurnLimit these bounds stay below their counters' types.
+static_assert(int64_t(kMaxTurnLimit + 3) * kMaxPlayers <= INT32_MAX);             // turns_played
+static_assert(int64_t(kMaxTurnLimit + 3) * kOwnTurnsPerRound <= INT16_MAX);       // wars, pacifist turns
+static_assert(int64_t(kMaxStarsSentInATurn) * (kMaxTurnLimit + 3) <= INT32_MAX);  // stars_sent
 
 // ---- load bounds: the type's maximum minus what the rest of a game can add
 

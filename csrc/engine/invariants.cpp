@@ -15,6 +15,32 @@ bool flag(int v) { return v == 0 || v == 1; }
 std::string above(const char* field, int64_t value, int64_t bound, const std::string& why) {
   return std::string(field) + " " + std::to_string(value) + " is above " + std::to_string(bound) + " (" + why + ")";
 }
+
+// The counters bounded by the rounds begun (counter_limits.hpp): "" or the first one above its
+// bound; `load`: the load bounds, else the invariant bounds (one round more).
+std::string check_round_counters(const GameState& s, bool load) {
+  auto bound = [&](int64_t per_round) { return load ? loadable_per_round(s, per_round) : max_per_round(s, per_round); };
+  const int64_t last_tick = load ? loadable_max_tick(s) : max_tick(s);
+  if (s.tick > last_tick) return above("tick", s.tick, last_tick, "the game ends in the round after its turn limit");
+  if (s.turns_played > bound(turns_per_round(s))) {
+    return above("turns_played", s.turns_played, bound(turns_per_round(s)), "one turn per player per round");
+  }
+  for (int p = 0; p < s.num_players; ++p) {
+    const Player& pl = s.players[size_t(p)];
+    if (pl.wars_declared > bound(kOwnTurnsPerRound)) {
+      return at("player", p) + above("wars_declared", pl.wars_declared, bound(kOwnTurnsPerRound), "one per own turn");
+    }
+    if (pl.pacifist_turns > bound(kOwnTurnsPerRound)) {
+      return at("player", p) + above("pacifist_turns", pl.pacifist_turns, bound(kOwnTurnsPerRound),
+                                     "one per own turn");
+    }
+    if (pl.stars_sent > bound(kMaxStarsSentInATurn)) {
+      return at("player", p) + above("stars_sent", pl.stars_sent, bound(kMaxStarsSentInATurn),
+                                     std::to_string(kMaxStarsSentInATurn) + " per own turn");
+    }
+  }
+  return {};
+}
 }  // namespace
 
 std::string check_invariants(const GameState& s) {
@@ -28,10 +54,7 @@ std::string check_invariants(const GameState& s) {
   if (s.tick < 0 || s.turns_played < 0 || s.actions_applied < 0 || s.turn_limit < 0 || s.turn_limit > kMaxTurnLimit) {
     return "turn counters out of range";
   }
-  if (s.tick > max_tick(s)) return above("tick", s.tick, max_tick(s), "the game ends in the round after its turn limit");
-  if (s.turns_played > max_turns_played(s)) {
-    return above("turns_played", s.turns_played, max_turns_played(s), "one turn per player per round");
-  }
+  if (std::string problem = check_round_counters(s, false); !problem.empty()) return problem;
   if (s.next_uid < 1) return "next id out of range";
   if (int(s.units.size()) > tiles || int(s.cities.size()) > tiles) return "more units or cities than tiles";
   if (const int spare = s.explored_words() * 64 - tiles; spare > 0 && !s.full_observability) {
@@ -151,17 +174,6 @@ std::string check_invariants(const GameState& s) {
     if (pl.stars_sent_this_turn < 0 || pl.stars_sent_this_turn > kMaxStarsSentInATurn || pl.stars_sent < 0) {
       return at("player", p) + "stars sent out of range";
     }
-    if (pl.stars_sent > max_stars_sent(s, p)) {
-      return at("player", p) + above("stars_sent", pl.stars_sent, max_stars_sent(s, p),
-                                     std::to_string(kMaxStarsSentInATurn) + " per own turn");
-    }
-    if (pl.wars_declared > max_wars_declared(s, p)) {
-      return at("player", p) + above("wars_declared", pl.wars_declared, max_wars_declared(s, p), "one per own turn");
-    }
-    if (pl.pacifist_turns > max_pacifist_turns(s, p)) {
-      return at("player", p) + above("pacifist_turns", pl.pacifist_turns, max_pacifist_turns(s, p),
-                                     "one per own turn");
-    }
     if (pl.score < -kMaxScore || pl.score > kMaxScore) return at("player", p) + "score out of range";
     if (pl.num_cities != cities_of[p]) return at("player", p) + "city count is stale";
     if (pl.connected_cities != connected_of[p]) return at("player", p) + "connected city count is stale";
@@ -186,6 +198,7 @@ std::string check_invariants(const GameState& s) {
 }
 
 std::string check_loadable_counters(const GameState& s) {
+  if (std::string problem = check_round_counters(s, true); !problem.empty()) return problem;
   const char* why = "the most a game can still add must fit";
   if (s.next_uid > kMaxLoadedNextUid) return above("next_uid", s.next_uid, kMaxLoadedNextUid, why);
   if (s.actions_applied > kMaxLoadedActionsApplied) {
