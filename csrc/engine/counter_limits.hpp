@@ -93,10 +93,12 @@ static_assert(kMaxStars * 2 < kMaxActionsPerTurn);
 
 // A city's worth: border claims (one city per tile), population, level-ups, parks and temple
 // levels; with the caps above no city's worth (nor all worth on the board) exceeds this.
+inline constexpr int kTempleLevelsScore =  // a temple's levels 2..5
+    kTempleLevelScore[1] + kTempleLevelScore[2] + kTempleLevelScore[3] + kTempleLevelScore[4];
 inline constexpr int64_t kMaxWorldWorth =
-    int64_t(kMaxTiles) * (kTileClaimScore + 300 /* a temple's levels 2..5 */) +
-    int64_t(kMaxTiles) * (int64_t(kMaxSanePopulation) * kPopulationScore + kMaxSaneLevel * 40 /* level_up_score */ +
-                 int64_t(kMaxSaneLevel) * kParkScore);
+    int64_t(kMaxTiles) * (kTileClaimScore + kTempleLevelsScore) +
+    int64_t(kMaxTiles) * (int64_t(kMaxSanePopulation) * kPopulationScore +
+                          int64_t(kMaxSaneLevel) * (level_up_score(2) /* the largest */ + kParkScore));
 static_assert(kMaxWorldWorth < INT32_MAX / 4);
 // A player's score moves by bounded steps, but not within a bound a game keeps: a converted unit's
 // points stay with its first owner while the converter loses them when it dies, so endless
