@@ -93,7 +93,6 @@ class Slot:
             done[idx[ended]] = True
             for k in b:
                 b[k][theirs] = out[k]
-            self.env.forget_buffers()  # we wrote into the env's output arrays ourselves
         return reward, done.astype(np.uint8), result
 
     def _result(self, batch, done, seat=None):
@@ -426,7 +425,6 @@ def _advance_opponent(slots) -> None:
                                            b["state_id"][theirs])
             for k in b:
                 b[k][theirs] = out[k]
-            s.env.forget_buffers()  # we wrote into the env's output arrays ourselves
 
 
 if __name__ == "__main__":

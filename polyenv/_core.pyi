@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_PRIOR_SCOPE', 'DEFAULT_MCTS_PROBE_VISITS', 'DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE', 'DEFAULT_MCTS_SIMULATIONS', 'DEFAULT_MCTS_TURN_HORIZON', 'EVENT_FLAGS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TECH_TREE', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_PRIOR_SCOPE', 'DEFAULT_MCTS_PROBE_VISITS', 'DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE', 'DEFAULT_MCTS_SIMULATIONS', 'DEFAULT_MCTS_TURN_HORIZON', 'EVENT_FLAGS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'LOADABLE_COUNTER_LIMITS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TECH_TREE', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -541,6 +541,7 @@ DEFAULT_MCTS_TURN_HORIZON: int = 1
 EVENT_FLAGS: dict = {'kill': 1, 'counter': 2, 'source_killed': 4, 'capture': 8, 'level_up': 16, 'embark': 32, 'disembark': 64, 'turn_ended': 128}
 FLAT_LAYOUT: tuple = (89, 27, 42)
 LEVEL_UP_REWARDS: tuple = ('workshop', 'explorer', 'city_wall', 'resources', 'pop_growth', 'border_growth', 'park', 'super_unit')
+LOADABLE_COUNTER_LIMITS: dict = {'next_uid': 1123115647, 'units_sighted': 1123114047, 'actions_applied': 9223028370751619071}
 MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building', 'building_level', 'road', 'territory_owner', 'territory_city_tile', 'city_owner', 'city_level', 'city_population', 'city_flags', 'city_production', 'unit_owner', 'unit_type', 'unit_hp', 'unit_max_hp', 'unit_status', 'unit_flags', 'unit_kills', 'unit_carried_type', 'observed_unit_id', 'unit_home_city_tile')
 MAX_MAP_SIZE: int = 40
 MAX_PLAYERS: int = 16

@@ -106,9 +106,11 @@ class GameEnv:
     def from_bytes(cls, data: bytes) -> "GameEnv":
         """Restores a game from ``data``, bytes saved by ``to_bytes()`` (exact round trip of the state).
 
-        Every range and invariant is checked; a bad state raises ValueError. The
-        event journal is not part of the bytes: the restored game starts an empty
-        one (pickle, ``copy.deepcopy`` and ``clone()`` keep it).
+        Every range and invariant is checked; a bad state raises ValueError. Every
+        counter must leave room for the rest of the game (docs/gameenv_api.md): a
+        counter no game could reach before its end is rejected, naming the field.
+        The event journal is not part of the bytes: the restored game starts an
+        empty one (pickle, ``copy.deepcopy`` and ``clone()`` keep it).
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ValueError("from_bytes expects bytes")

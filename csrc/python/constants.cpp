@@ -1,5 +1,6 @@
 // Name tables and layout constants exported to Python.
 #include "../encode/encode.hpp"
+#include "../engine/counter_limits.hpp"
 #include "../engine/events.hpp"
 #include "../vector/vector_env.hpp"
 #include "bindings.hpp"
@@ -43,6 +44,12 @@ void init_constants(py::module_& m) {
   m.attr("MAX_PLAYERS") = kMaxPlayers;
   m.attr("MAX_STARS") = kMaxStars;
   m.attr("MAX_VISIBLE_EVENT_HISTORY") = kMaxEventHistory;
+  // The largest values from_bytes accepts for the counters bounded by headroom (counter_limits.hpp).
+  py::dict limits;
+  limits["next_uid"] = kMaxLoadedNextUid;
+  limits["units_sighted"] = kMaxLoadedUnitsSighted;
+  limits["actions_applied"] = kMaxLoadedActionsApplied;
+  m.attr("LOADABLE_COUNTER_LIMITS") = limits;
 
   py::dict unit_stats;
   for (size_t i = 0; i < kUnits.size(); ++i) {
