@@ -492,8 +492,10 @@ def test_no_jargon_in_docstrings_and_cli_help():
             if inspect.isclass(obj):
                 texts += [(f"{module.__name__}.{name}.{k}", getattr(v, "__doc__", None) or "")
                           for k, v in vars(obj).items() if not k.startswith("_")]
+    import argparse
     from polyenv import cli
-    for command in ([], ["play"], ["replay"], ["bench"], ["check"], ["tournament"]):
+    subcommands = next(a.choices for a in cli._parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for command in [[]] + [[name] for name in subcommands]:
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             assert cli.main(command + ["--help"]) == 0
