@@ -21,7 +21,7 @@ The recipe, in order:
    margin / 1000; its weight anneals linearly from 1 to 0 over ``--anneal`` of
    training, leaving the terminal ±1 alone (the terminal part is known exactly
    from ``final_state``'s winner).
-5. **Two-slot pipeline** (seed 000): every env is split by ``slot_partitions(2)``;
+5. **Two-slot pipeline**: every env is split by ``slot_partitions(2)``;
    while one slot is stepped natively in a worker thread (GIL released,
    ``step_slots_into_checked`` with the slot's own state ids) the main thread
    runs the network on the other slot's rows (``observe_slots_into`` fills the

@@ -11,7 +11,7 @@ DEFAULT_MCTS_SIMULATIONS: int = int(_core.DEFAULT_MCTS_SIMULATIONS)
 
 
 def parse_bot(spec) -> tuple[int, int]:
-    """``(native bot code, simulations)`` of a bot name; ValueError for anything else."""
+    """``(native bot code, simulations)`` of the bot name ``spec``; ValueError for anything else."""
     if isinstance(spec, str):
         name, sep, budget = spec.partition(":")
         if name in BOT_NAMES and not sep:

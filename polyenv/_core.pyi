@@ -225,7 +225,7 @@ class GameDescription:
     @property
     def bound_reasons(self) -> dict:
         """
-        {layout: the rule (RULES.md section) or storage type behind each column's range}.
+        {layout: the rule (a section of the rules, §) or storage type behind each column's range}.
         """
     @property
     def city_flags(self) -> dict:
@@ -352,11 +352,17 @@ class VectorEnv:
     def num_tiles(self) -> int:
         ...
 class StaleLeafError(RuntimeError):
-    pass
+    """
+    A leaf id that is not pending (unknown, consumed, cancelled, or invalidated by a step or reset); nothing was changed.
+    """
 class PendingLeavesError(RuntimeError):
-    pass
+    """
+    A step or reset while leaves are pending evaluation: back them up, cancel them or abort the search first; nothing was changed.
+    """
 class ActionOverflowError(RuntimeError):
-    pass
+    """
+    require_all_actions=True and a position has more legal actions than max_actions (raise max_actions, or allow truncation).
+    """
 class MctsPool:
     """
     Native batched PUCT or Gumbel search pool (use polyenv.MctsPool)
@@ -428,7 +434,9 @@ class MctsPool:
     def num_threads(self) -> int:
         ...
 class BeliefsMissingError(RuntimeError):
-    pass
+    """
+    select_leaves() before beliefs were submitted for every game's live state id (submit_beliefs after each reset and step).
+    """
 class SelfPlayPool(MctsPool):
     """
     Native belief-rooted MCTS self-play pool (use polyenv.SelfPlayPool)

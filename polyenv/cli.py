@@ -40,6 +40,7 @@ from .description import MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = ["main", "load_record", "check_record", "RECORD_FORMAT"]
 
+#: The ``format`` field of a game record (``polyenv play --save``).
 RECORD_FORMAT = "polyenv-game"
 #: The ``--bots`` name of a seat played by a person at the terminal.
 HUMAN = "human"

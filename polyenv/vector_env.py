@@ -4,7 +4,7 @@ This module is a thin layer over the native ``polyenv._core.VectorEnv``: it
 converts names and lenient inputs, and documents the API. Every call runs in
 C++ with the GIL released; nothing here loops over environments or rows.
 
-Batch (seed 000 layout; B rows, tiles = map_size**2, Amax = max_actions,
+Batch (B rows, tiles = map_size**2, Amax = max_actions,
 K = visible_event_history):
 
 =============================  =======  ===================  =========================================
@@ -152,7 +152,7 @@ class VectorGameEnv:
             ``"greedy"`` or ``"mcts"`` / ``"mcts:<simulations>"``: the built-in bot plays every
             seat not in ``learner_seats`` natively, inside the same call, so rows show only learners' turns.
         learner_seats: seats played through the rows when ``opponent`` is set (default ``(0,)``).
-        reward: ``"terminal"`` (default, the seed-000 reward) or ``"score_delta"`` (below).
+        reward: ``"terminal"`` (default: the game result alone) or ``"score_delta"`` (below).
 
     Rewards: ``reward`` is +1 when the row's action ended the game with a win for
     the player who took it, -1 when it ended in that player's loss, 0 otherwise.
@@ -310,14 +310,14 @@ class VectorGameEnv:
         return self._native.reset(None if seed is None else _v.seed(seed), None)
 
     def reset_into(self, buffers: dict, seed: int | None = None, *, buffers_untouched: bool = False) -> None:
-        """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``).
+        """``reset(seed)`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``).
 
         Every ``*_into`` call writes the whole batch, whatever the arrays hold.
         ``buffers_untouched=True`` is a promise, for code that owns its arrays and
         never writes into them: nothing but this environment wrote into
         ``buffers`` since its previous ``*_into`` call on them. Zeros that call
         left in place (padding action rows, unexplored tiles) are then not written
-        again, which makes a call faster (docs/vector_env.md, "Reusable buffers");
+        again, which makes a call faster (the VectorGameEnv page, "Reusable buffers");
         if the promise is broken those rows keep whatever was written into them.
         A rejected call (ValueError: not a bool) changes nothing.
         """
@@ -326,7 +326,7 @@ class VectorGameEnv:
 
     # ------------------------------------------------------------------ step
     def step(self, action_ids) -> dict:
-        """Applies one action per environment (int array [B]) and returns a fresh batch."""
+        """Applies ``action_ids`` (ints [B], one stable id per environment) and returns a fresh batch."""
         self._check_open()
         return self._native.step(None, _actions(action_ids), None, None)
 
@@ -338,14 +338,14 @@ class VectorGameEnv:
         self._write_into(self._native.step, buffers, buffers_untouched, None, action_ids, None)
 
     def step_checked(self, action_ids, state_ids) -> dict:
-        """``step`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
+        """``step(action_ids)`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
         position of environment i; one stale id raises StaleStateError and changes nothing."""
         self._check_open()
         return self._native.step(None, _actions(action_ids), _state_ids(state_ids), None)
 
     def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict, *,
                           buffers_untouched: bool = False) -> None:
-        """``step_checked`` writing into ``buffers``; int32 actions, uint64 state ids (any stride).
+        """``step_checked`` writing into ``buffers``: ``action_ids`` int32 [B], ``state_ids`` uint64 [B] (any stride).
         ``buffers_untouched``: see ``reset_into``."""
         self._check_open()
         self._write_into(self._native.step, buffers, buffers_untouched, None, action_ids, state_ids)
@@ -374,8 +374,8 @@ class VectorGameEnv:
 
     def step_slots_into_checked(self, env_ids, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict, *,
                                 buffers_untouched: bool = False) -> None:
-        """``step_slots_checked`` writing into ``buffers``; int32 actions and uint64 state
-        ids (any stride, so ``buffers["state_id"]`` itself may be passed).
+        """``step_slots_checked`` writing into ``buffers``: ``env_ids`` ints [R], ``action_ids`` int32 [R]
+        and ``state_ids`` uint64 [R] (any stride, so ``buffers["state_id"]`` itself may be passed).
         ``buffers_untouched``: see ``reset_into``."""
         self._check_open()
         self._write_into(self._native.step, buffers, buffers_untouched, _env_ids(env_ids), action_ids, state_ids)

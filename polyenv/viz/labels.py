@@ -17,7 +17,9 @@ from .style import pretty
 
 __all__ = ["GROUPS", "action_group", "action_label", "event_text", "player_name", "ACTION_COLUMN", "EVENT_COLUMN"]
 
+#: ``{action-feature column name: index}``.
 ACTION_COLUMN = {name: j for j, name in enumerate(_core.ACTION_FEATURE_NAMES)}
+#: ``{visible-event column name: index}``.
 EVENT_COLUMN = {name: j for j, name in enumerate(_core.VISIBLE_EVENT_FEATURE_NAMES)}
 _FLAG = _core.EVENT_FLAGS
 

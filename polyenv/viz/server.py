@@ -53,6 +53,7 @@ from .style import style
 
 __all__ = ["create_app", "serve", "listen", "server_for", "game_request", "DEFAULT_HOST", "DEFAULT_PORT"]
 
+#: The address ``polyenv serve`` listens on by default (this machine only) and its port.
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
 STATIC = Path(__file__).resolve().parent / "static"
 LEVELS = Path(__file__).resolve().parent.parent / "levels"

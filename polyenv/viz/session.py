@@ -30,6 +30,7 @@ from .view import EventLog, WorldLog, build_view
 
 __all__ = ["GameSession", "SessionError", "HUMAN", "RECORD"]
 
+#: The player name of a seat whose actions come from a loaded record (a replay).
 RECORD = "record"
 #: Seconds between two bot actions unless the viewer picks another speed.
 DEFAULT_DELAY = 0.4
@@ -273,14 +274,17 @@ class GameSession:
         return event
 
     def unlisten(self, event: asyncio.Event) -> None:
+        """Forgets an event returned by ``listen`` (its WebSocket closed)."""
         self._listeners.discard(event)
 
     def stop(self) -> None:
+        """Cancels the session's bot runner (the game stays as it is)."""
         if self._task is not None:
             self._task.cancel()
 
     @property
     def finished(self) -> bool:
+        """True once the game is over, or a replay has played every recorded action."""
         return self.game.game_over or (self.record_actions is not None and len(self.actions) >= len(self.record_actions))
 
     async def _run(self) -> None:

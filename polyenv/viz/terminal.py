@@ -19,6 +19,7 @@ __all__ = ["TerminalPlayer", "QUIT", "HELP", "ansi_legend"]
 
 #: What :meth:`TerminalPlayer.choose` returns when the person quits.
 QUIT = None
+#: The terminal player's one-line help.
 HELP = "type a number to play that action · end: end the turn · q: save and quit · h: this help"
 _GROUP_TITLES = {"unit": "Units", "city": "Cities", "tech": "Research", "other": "Other"}
 

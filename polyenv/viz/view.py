@@ -73,6 +73,7 @@ class WorldLog:
         self.entries: list[dict] = []
 
     def update(self, game: GameEnv) -> None:
+        """Appends an entry per action applied to ``game`` since the last call."""
         c, tribes, n = EVENT_COLUMN, tribes_of(game), game.map_size
         for p in range(game.num_players):
             events, self.cursors[p] = game.visible_events_numpy(self.cursors[p], player=p)
