@@ -84,6 +84,17 @@ class Page:
             "return [document.getElementById('status').textContent, document.body.dataset.token || '',"
             " !document.getElementById('final').hidden, document.getElementById('levelup').open];")
 
+    def selected(self):
+        """The tile the viewer has selected (-1: none)."""
+        return int(self.driver.execute_script("return document.body.dataset.selected ?? '-1';"))
+
+    def select_tile(self, tile):
+        """Selects the tile (a click, unless the viewer already follows the unit there: a second click would
+        deselect it) and waits until the viewer shows it selected."""
+        if self.selected() != tile:
+            self.click_tile(tile)
+        wait(self.driver, lambda: self.selected() == tile, what=f"tile {tile} selected")
+
     def my_turn(self):
         return "your turn" in self.status() and bool(self.actions())
 
@@ -107,7 +118,7 @@ def play_one(browser, page, shots, done, fought, clicks):
         page.find("#levelup-options button")[0].click()
     elif by_kind("attack"):  # select the unit: its targets light up with the preview; click one
         _, source, target, _ = by_kind("attack")[0]
-        page.click_tile(source)
+        page.select_tile(source)
         wait(browser, lambda: "targets on the board" in page.one("#selection").text, what="the selection")
         if not fought:
             browser.save_screenshot(str(shots / "fight.png"))
@@ -119,13 +130,15 @@ def play_one(browser, page, shots, done, fought, clicks):
         by_kind("research")[0][3].click()
     elif step <= 6 and by_kind("move"):  # head for the far corner, where the opponent started
         _, source, target, _ = max(by_kind("move"), key=lambda a: (a[2] // SIZE + a[2] % SIZE, a[2]))
-        page.click_tile(source)
+        page.select_tile(source)
         page.click_tile(target)
     else:
         page.one("#end-turn").click()
     clicks += 1
     assert clicks < 1000
-    wait(browser, lambda: page.state()[1] != token or page.state()[2], what="the answer to a click")
+    wait(browser, lambda: page.state()[1] != token or page.state()[2],
+         what=f"the answer to a click (turn {turn}, click {step}; selection: {page.one('#selection').text!r}, "
+              f"error: {page.one('#error').text!r})")
     return False, fought, clicks
 
 

@@ -117,6 +117,7 @@ export class Viewer {
   // The selection panel: the tile, and buttons for what can be done there.
   selection(choices = null) {
     const root = $("selection"), t = this.selected;
+    document.body.dataset.selected = String(t);  // the selected tile, for tests and tools
     root.replaceChildren();
     if (t < 0 || !this.view) {
       root.append(el("div", { class: "hint", text: this.view && this.view.actions.length
