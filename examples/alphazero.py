@@ -1,7 +1,7 @@
 """AlphaZero-style training on the search pools, then a tournament of the result (needs torch).
 
     PYTHONPATH=. python examples/alphazero.py --minutes 5 --expert-games 20     # a short demonstration
-    PYTHONPATH=. python examples/alphazero.py --minutes 110 --expert-games 600  # the shipped network's recipe
+    PYTHONPATH=. python examples/alphazero.py --minutes 110 --expert-games 600  # a full run (not yet measured)
 
 The same loop as ``polyenv train az`` (:mod:`polyenv.train.alphazero`), written out with the
 Python API: a warm start from the native MCTS bot's games (expert iteration), self-play on

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_AZ_SIMULATIONS', 'DEFAULT_MCTS_PRIOR_SCOPE', 'DEFAULT_MCTS_PROBE_VISITS', 'DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE', 'DEFAULT_MCTS_SIMULATIONS', 'DEFAULT_MCTS_TURN_HORIZON', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'az_evaluate', 'az_forward', 'az_info', 'az_register', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_AZ_SIMULATIONS', 'DEFAULT_MCTS_PRIOR_SCOPE', 'DEFAULT_MCTS_PROBE_VISITS', 'DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE', 'DEFAULT_MCTS_SIMULATIONS', 'DEFAULT_MCTS_TURN_HORIZON', 'EVENT_FLAGS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'LOADABLE_COUNTER_LIMITS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TECH_TREE', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'az_evaluate', 'az_forward', 'az_info', 'az_register', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -225,7 +225,7 @@ class GameDescription:
     @property
     def bound_reasons(self) -> dict:
         """
-        {layout: the rule (RULES.md section) or storage type behind each column's range}.
+        {layout: the rule (a section of the rules, §) or storage type behind each column's range}.
         """
     @property
     def city_flags(self) -> dict:
@@ -352,11 +352,17 @@ class VectorEnv:
     def num_tiles(self) -> int:
         ...
 class StaleLeafError(RuntimeError):
-    pass
+    """
+    A leaf id that is not pending (unknown, consumed, cancelled, or invalidated by a step or reset); nothing was changed.
+    """
 class PendingLeavesError(RuntimeError):
-    pass
+    """
+    A step or reset while leaves are pending evaluation: back them up, cancel them or abort the search first; nothing was changed.
+    """
 class ActionOverflowError(RuntimeError):
-    pass
+    """
+    require_all_actions=True and a position has more legal actions than max_actions (raise max_actions, or allow truncation).
+    """
 class MctsPool:
     """
     Native batched PUCT or Gumbel search pool (use polyenv.MctsPool)
@@ -428,7 +434,9 @@ class MctsPool:
     def num_threads(self) -> int:
         ...
 class BeliefsMissingError(RuntimeError):
-    pass
+    """
+    select_leaves() before beliefs were submitted for every game's live state id (submit_beliefs after each reset and step).
+    """
 class SelfPlayPool(MctsPool):
     """
     Native belief-rooted MCTS self-play pool (use polyenv.SelfPlayPool)
@@ -549,8 +557,10 @@ DEFAULT_MCTS_PROBE_VISITS: int = 3
 DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE: float = 10.0
 DEFAULT_MCTS_SIMULATIONS: int = 2000
 DEFAULT_MCTS_TURN_HORIZON: int = 1
+EVENT_FLAGS: dict = {'kill': 1, 'counter': 2, 'source_killed': 4, 'capture': 8, 'level_up': 16, 'embark': 32, 'disembark': 64, 'turn_ended': 128}
 FLAT_LAYOUT: tuple = (89, 27, 42)
 LEVEL_UP_REWARDS: tuple = ('workshop', 'explorer', 'city_wall', 'resources', 'pop_growth', 'border_growth', 'park', 'super_unit')
+LOADABLE_COUNTER_LIMITS: dict = {'next_uid': 1123115647, 'units_sighted': 1123114047, 'actions_applied': 9223028370751619071}
 MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building', 'building_level', 'road', 'territory_owner', 'territory_city_tile', 'city_owner', 'city_level', 'city_population', 'city_flags', 'city_production', 'unit_owner', 'unit_type', 'unit_hp', 'unit_max_hp', 'unit_status', 'unit_flags', 'unit_kills', 'unit_carried_type', 'observed_unit_id', 'unit_home_city_tile')
 MAX_MAP_SIZE: int = 40
 MAX_PLAYERS: int = 16
@@ -562,6 +572,7 @@ MIN_PLAYERS: int = 2
 RESOURCES: tuple = ('fish', 'fruit', 'animal', 'whales', '', 'ore', 'crops', 'ruins')
 STATE_FEATURE_NAMES: tuple = ('turn', 'current_player', 'game_over', 'winner', 'player_stars', 'owns_units', 'own_cities', 'next_turn_star_income', 'pending_city_id', 'pending_upgrade_a', 'pending_upgrade_b')
 TECHS: tuple = ('climbing', 'fishing', 'hunting', 'organization', 'riding', 'archery', 'farming', 'forestry', 'free_spirit', 'meditation', 'mining', 'roads', 'sailing', 'shields', 'whaling', 'aquatism', 'chivalry', 'construction', 'mathematics', 'navigation', 'smithery', 'spiritualism', 'trade', 'philosophy')
+TECH_TREE: dict = {'climbing': {'tier': 1, 'parent': None}, 'fishing': {'tier': 1, 'parent': None}, 'hunting': {'tier': 1, 'parent': None}, 'organization': {'tier': 1, 'parent': None}, 'riding': {'tier': 1, 'parent': None}, 'archery': {'tier': 2, 'parent': 'hunting'}, 'farming': {'tier': 2, 'parent': 'organization'}, 'forestry': {'tier': 2, 'parent': 'hunting'}, 'free_spirit': {'tier': 2, 'parent': 'riding'}, 'meditation': {'tier': 2, 'parent': 'climbing'}, 'mining': {'tier': 2, 'parent': 'climbing'}, 'roads': {'tier': 2, 'parent': 'riding'}, 'sailing': {'tier': 2, 'parent': 'fishing'}, 'shields': {'tier': 2, 'parent': 'organization'}, 'whaling': {'tier': 2, 'parent': 'fishing'}, 'aquatism': {'tier': 3, 'parent': 'whaling'}, 'chivalry': {'tier': 3, 'parent': 'free_spirit'}, 'construction': {'tier': 3, 'parent': 'farming'}, 'mathematics': {'tier': 3, 'parent': 'forestry'}, 'navigation': {'tier': 3, 'parent': 'sailing'}, 'smithery': {'tier': 3, 'parent': 'mining'}, 'spiritualism': {'tier': 3, 'parent': 'archery'}, 'trade': {'tier': 3, 'parent': 'roads'}, 'philosophy': {'tier': 3, 'parent': 'meditation'}}
 TERRAINS: tuple = ('plain', 'shallow_water', 'deep_water', 'mountain', 'village', 'city', 'forest')
 TILE_ACTIONS: tuple = ('gather', 'clear_forest', 'burn_forest', 'grow_forest', 'destroy')
 TRIBES: tuple = ('Xin-Xi', 'Imperius', 'Bardur', 'Oumaji', 'Kickoo', 'Hoodrick', 'Luxidoor', 'Vengir', 'Zebasi', 'Ai-Mo', 'Quetzali', 'Yadakk')

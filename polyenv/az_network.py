@@ -50,7 +50,14 @@ _LAYOUT = game_description()
 _T, _S, _F = _LAYOUT.map_token_columns, _LAYOUT.state_columns, _LAYOUT.action_feature_columns
 _CITY_FLAGS, _UNIT_FLAGS = _LAYOUT.city_flags, _LAYOUT.unit_flags
 
-LINEAR, BIT, DIFF, NON_NEGATIVE = 0, 1, 2, 3
+#: Numeric op: ``clip(x[column] * scale, lo, hi)``.
+LINEAR = 0
+#: Numeric op: bit ``arg`` of ``x[column]``, ``(x[column] >> arg) & 1``.
+BIT = 1
+#: Numeric op: ``clip((x[column] - x[arg]) * scale, lo, hi)``.
+DIFF = 2
+#: Numeric op: ``x[column] >= 0`` (1.0 or 0.0).
+NON_NEGATIVE = 3
 #: Values per relative seat (the most players a game can have).
 VALUE_SIZE = 16
 

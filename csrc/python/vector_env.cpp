@@ -92,7 +92,8 @@ struct Outputs {
 };
 
 // Allocates (buffers None) or validates the caller's buffers for `rows` rows;
-// `known`: the caller's arrays are the same live objects as in an earlier call.
+// `known`: the caller's arrays are the same live objects this env wrote last and
+// the caller promised (buffers_untouched=True) that nothing wrote into them since.
 Outputs outputs_for(const VectorEnv& env, int rows, const py::object& buffers, bool known) {
   Outputs out;
   if (buffers.is_none()) out.allocate(env.dims(rows));

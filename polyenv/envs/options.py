@@ -10,10 +10,15 @@ from ..vector_env import REWARDS
 __all__ = ["ACTION_MODES", "INVALID_ACTIONS", "INFO_MODES", "LEVEL_SELECTIONS", "OBSERVATION_FORMATS", "choice",
            "check_max_actions", "check_tile_px", "check_common_kwargs"]
 
+#: ``action_mode`` values: stable global ids, or rows of the legal actions.
 ACTION_MODES = ("global", "rows")
+#: ``invalid_action`` values: what an action outside the represented legal ones does.
 INVALID_ACTIONS = ("raise", "end_turn", "penalty")
+#: ``info_mode`` values: the fixed info keys, or also readable descriptions and scores.
 INFO_MODES = ("fast", "debug")
+#: ``level_selection`` values: the order in which a level pool is played.
 LEVEL_SELECTIONS = ("round_robin", "seeded_random")
+#: ``observation_format`` values: the native int32 fields, a float32 vector with the mask, the vector alone.
 OBSERVATION_FORMATS = ("dict", "flat", "box")
 
 

@@ -90,6 +90,7 @@ class Learner:
         return len(self.buffer) >= cfg.batch and self.steps * cfg.batch < cfg.replay_ratio * self.buffer.added
 
     def step(self) -> None:
+        """One optimisation step on a minibatch sampled from the replay buffer."""
         with self.buffer_lock:
             b = self.buffer.sample(self.cfg.batch, self.rng)
         self.net.train()
@@ -111,6 +112,7 @@ class Learner:
             self.publish()
 
     def publish(self) -> None:
+        """Makes a copy of the current weights the one the acting side loads next."""
         with self.weights_lock:
             self.published = {k: v.detach().clone() for k, v in self.net.state_dict().items()}
             self.version += 1
@@ -165,6 +167,7 @@ class SelfPlay:
         self.time_pool = 0.0
 
     def close(self) -> None:
+        """Closes the search pool (its worker threads end)."""
         self.pool.close()
 
     @torch.no_grad()

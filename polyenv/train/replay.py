@@ -56,6 +56,7 @@ class Chunk:
         return len(self.state)
 
     def arrays(self) -> dict[str, np.ndarray]:
+        """The chunk's fields by name (tokens, state, row_start, features, policy, values, players)."""
         return {k: getattr(self, k) for k in ("tokens", "state", "row_start", "features", "policy", "values",
                                                "players")}
 
@@ -126,6 +127,7 @@ class ReplayBuffer:
         return self._size
 
     def add(self, chunk: Chunk | None) -> None:
+        """Keeps the positions of ``chunk`` (None or empty: nothing), dropping the oldest past the capacity."""
         if chunk is None or len(chunk) == 0:
             return
         self._chunks.append(chunk)
@@ -172,6 +174,7 @@ class ReplayBuffer:
         return {**Chunk.concatenate(list(self._chunks)).arrays(), "added": np.array(self.added)}
 
     def load_state_dict(self, arrays) -> None:
+        """Replaces the contents with those of :meth:`state_dict`'s arrays (a checkpoint)."""
         self._chunks.clear()
         self._size = 0
         if "tokens" in arrays:
