@@ -1,6 +1,6 @@
 """Engine speed next to the Java Tribes forward model, measured side by side in one run.
 
-The Java side is the harness of ``shared/tribes-speed`` (``AnchorBench fm``: ``GameState.advance(a, true)``
+The Java side is the Tribes framework's speed harness given by ``--java PATH`` (``AnchorBench fm``: ``GameState.advance(a, true)``
 after a uniformly random choice from ``getAllAvailableActions()``, Capitals, full observability, the
 framework's default map size: 11x11 for 2 players, 16x16 for 4). The polyenv side is ``GameEnv.playout``:
 single thread, uniform random over the full legal list computed after every action, Capitals, no
@@ -16,7 +16,7 @@ too.
 
 Usage::
 
-    python benchmarks/engine_vs_java.py --java /work/java/tribes-speed [--chunks 3] [--seconds 3]
+    python benchmarks/engine_vs_java.py --java PATH [--chunks 3] [--seconds 3]
                                         [--baseline /path/to/old/build]
 """
 

@@ -9,7 +9,7 @@ counts (``TYPE ... legal/decision``) are printed beside ours, mapped onto our ki
 ``--by-building`` also prints the legal Build ids per decision by building type (full observability),
 the breakdown that located the Build / Destroy difference (docs/performance.md).
 
-Usage: ``python benchmarks/legal_kinds.py [--games 20] [--by-building] [--java /work/java/tribes-speed | --java-info saved.txt]``
+Usage: ``python benchmarks/legal_kinds.py [--games 20] [--by-building] [--java PATH | --java-info saved.txt]``
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """MCTS throughput: the native MCTS bot against the Java Tribes MCTS agent, and MctsPool.
 
-    PYTHONPATH=. python benchmarks/mcts.py --java /work/java/tribes-speed
+    PYTHONPATH=. python benchmarks/mcts.py --java PATH
 
 1. Native MCTS bot iterations/s on one core (one iteration = one PUCT descent,
    one lazily cloned child state, one expansion and one evaluation), timed with

@@ -15,7 +15,7 @@ from the leaf until ``--rollout-turns`` player turns have ended since the root
 tuning hook ``_core._mcts_play``; ``--c-puct`` sets its exploration constant and
 ``--root-prior-temperature T`` sets the root prior softmax(greedy one-ply gain /
 T) (default: the shipped ``_core.DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE``; 0: the
-uniform prior of issue 14); ``--prior-scope 0|1|2`` gives that prior to the root only, to
+uniform prior); ``--prior-scope 0|1|2`` gives that prior to the root only, to
 every node of the mover's current turn (shipped), or to every node; ``--turn-horizon H`` stops the tree H player turns after
 the root (1, shipped: End Turn is a leaf, evaluated, and the tree plans the mover's
 turn only; 0: unlimited, the earlier bot).

@@ -1,4 +1,4 @@
-"""SelfPlayPool throughput with NumPy stand-in models (seed 002 / issue 15).
+"""SelfPlayPool throughput with NumPy stand-in models.
 
 For each configuration (default: B=256, K=4, 11x11 2 players and 16x16 4 players,
 2 threads) it plays a few real moves of the full lifecycle

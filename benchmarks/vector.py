@@ -7,14 +7,16 @@ previous batch (the choice itself is not timed). Figures are the best of
 ``--repeats`` runs, interleaved so that background load hits every variant
 alike. Reported:
 
-* env-steps/s of ``step_into`` with 1 and 2 threads, and their ratio, with the
+* env-steps/s of ``step_into`` (exact: every byte written) with 1 and 2 threads, and their ratio, with the
   CPU time per env-step (work efficiency) and the cores the process really got
   (on a shared machine the wall-clock ratio is bounded by the free cores);
 * ``step_into`` vs a Python loop over ``GameEnv.step`` + ``observe`` that builds
   the same batch (same keys, dtypes and shapes);
 * ``step_into`` vs the allocating ``step``;
-* bytes written per env-step (zeros already in place in reused buffers — padding action
-  rows, unexplored tiles — are not rewritten), and the split of a step between encoding (timed
+* ``step_into(..., buffers_untouched=True)`` (the opt-in fast path) vs exact ``step_into``, 1 thread
+  (benchmarks/buffers_untouched.py measures that ratio alone, over interleaved rounds);
+* bytes written per env-step with ``buffers_untouched=True`` (zeros already in place in reused
+  buffers — padding action rows, unexplored tiles — are not rewritten), and the split of a step between encoding (timed
   as ``observe_slots_into`` of every row: the same encoder work without any
   game change) and game logic (the remainder: legality check, transition,
   automatic resets), both in process CPU time with 1 thread.
@@ -22,6 +24,7 @@ alike. Reported:
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import time
 
@@ -55,15 +58,16 @@ def time_native(args, threads, mode):
     env = make(args, threads)
     rng = np.random.default_rng(args.seed)
     buffers = allocate(env.batch_spec())
-    env.reset_into(buffers, seed=args.seed)
+    promise = untouched_keyword(env) if mode == "step_into_untouched" else {}
+    env.reset_into(buffers, seed=args.seed, **promise)
     batch = buffers
     ids = np.arange(env.num_envs)
     spent = cpu = caller = 0.0
     for _ in range(args.steps):
         actions = choose(batch, rng)
         c0, h0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
-        if mode == "step_into":
-            env.step_into(actions, buffers)
+        if mode in ("step_into", "step_into_untouched"):
+            env.step_into(actions, buffers, **promise)
         elif mode == "step":
             batch = env.step(actions)
         elif mode == "observe_into":
@@ -77,16 +81,23 @@ def time_native(args, threads, mode):
     return spent, cpu, caller
 
 
+def untouched_keyword(env) -> dict:
+    """The opt-in fast path's keyword, ``{"buffers_untouched": True}``; an older build without it
+    (its ``*_into`` calls took the fast path by default) gets none."""
+    return {"buffers_untouched": True} if "buffers_untouched" in inspect.signature(env.step_into).parameters else {}
+
+
 def row_bytes(spec) -> int:
     """Bytes of one row of every field of a batch spec."""
     return sum(int(np.prod(f["shape"][1:])) * np.dtype(f["dtype"]).itemsize for f in spec.values())
 
 
 def bytes_per_env_step(args) -> float:
-    """Mean bytes one env-step of ``step_into`` writes into buffers it reuses: a whole row, except
-    the zeros already in place — features and arg mask of action rows that were and stay padding,
-    tokens of tiles that were and stay unexplored — which a build with buffer reuse (it has
-    ``VectorGameEnv.forget_buffers``) does not rewrite."""
+    """Mean bytes one env-step of ``step_into(..., buffers_untouched=True)`` writes into buffers it
+    reuses: a whole row, except the zeros already in place — features and arg mask of action rows
+    that were and stay padding, tokens of tiles that were and stay unexplored — which a build with
+    buffer reuse (it has ``VectorGameEnv.forget_buffers``) does not rewrite under that promise.
+    (Exact ``step_into`` writes the whole row.)"""
     env = make(args, 1)
     spec = env.batch_spec()
     full, B, A, T = row_bytes(spec), env.num_envs, env.max_actions, env.num_tiles
@@ -96,12 +107,13 @@ def bytes_per_env_step(args) -> float:
     action_row, tile = 17 * 4 + 12, 23 * 4  # action_features + action_arg_mask; one map token
     rng = np.random.default_rng(args.seed)
     buffers = allocate(spec)
-    env.reset_into(buffers, seed=args.seed)
+    promise = untouched_keyword(env)
+    env.reset_into(buffers, seed=args.seed, **promise)
     total = 0
     for _ in range(args.steps):
         old = buffers["legal_action_count"].copy()
         old_fog = buffers["map_tokens"][:, :, 0] == 0
-        env.step_into(choose(buffers, rng), buffers)
+        env.step_into(choose(buffers, rng), buffers, **promise)
         kept_fog = int((old_fog & (buffers["map_tokens"][:, :, 0] == 0)).sum())
         # valid rows and rows that turned from valid to padding get features; every tile but kept fog
         total += ((full - A * action_row - T * tile) * B + action_row * int(np.maximum(old, buffers["legal_action_count"]).sum())
@@ -176,7 +188,8 @@ def main():
     args = p.parse_args()
 
     best, cpu_rate, cores = {}, {}, {}
-    variants = [("step_into", 1), ("step_into", 2), ("step", 2), ("observe_into", 1), ("python", 1)]
+    variants = [("step_into", 1), ("step_into", 2), ("step_into_untouched", 1), ("step", 2), ("observe_into", 1),
+                ("python", 1)]
     for _ in range(args.repeats):
         for mode, threads in variants:
             if mode == "python":
@@ -205,6 +218,9 @@ def main():
         key = ("step_into", t)
         print(f"  step_into, {t} thread{'s' if t > 1 else ' '}     : {rate:12,.0f} env-steps/s  "
               f"({cpu_rate[key]:,.0f} per CPU-second; {cores[key]:.2f} cores busy during the calls)")
+    fast = best[("step_into_untouched", 1)]
+    print(f"  step_into, 1 thread, buffers_untouched=True: {fast:12,.0f} env-steps/s "
+          f"({cpu_rate[('step_into_untouched', 1)]:,.0f} per CPU-second)")
     print(f"  step (allocating), 2 thr : {alloc:12,.0f} env-steps/s")
     print(f"  Python loop over GameEnv : {py:12,.0f} env-steps/s")
     print(f"  ratio 2 threads / 1 thread        : {two / one:6.2f}x  (work efficiency, CPU time per env-step "
@@ -212,8 +228,10 @@ def main():
           f"the machine has {os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.1f})")
     print(f"  ratio step_into / Python loop     : {two / py:6.1f}x  (1 thread: {one / py:.1f}x)")
     print(f"  ratio step_into / step            : {two / alloc:6.2f}x")
+    print(f"  ratio buffers_untouched / exact   : {fast / one:6.2f}x  (1 thread; per CPU-second "
+          f"{cpu_rate[('step_into_untouched', 1)] / cpu_rate[('step_into', 1)]:.2f}x)")
     print(f"  bytes written per env-step        : {written:,.0f} of a {row_bytes(make_spec(args)):,}-byte row "
-          f"({written * two / 1e9:.2f} GB/s at 2 threads; zeros already in place are not rewritten)")
+          f"with buffers_untouched=True (zeros already in place are not rewritten; exact: the whole row)")
     print(f"  CPU-time split of a step          : observation encoding incl. legal enumeration "
           f"{100 * encode_share:.0f}%, transition (legality check, apply, auto-reset) "
           f"{100 * (1 - encode_share):.0f}%")

@@ -1,6 +1,7 @@
 """VectorGameEnv.step_into of this build next to another build (e.g. the previous commit), in one run.
 
-Each round runs, for every build in turn, ``benchmarks/vector.py``'s timed ``step_into`` loop
+Each round runs, for every build in turn, ``benchmarks/vector.py``'s timed ``step_into`` loop with
+``buffers_untouched=True`` (the default of builds that predate that keyword)
 (256 envs, 11x11 2p, max_actions 256, uniform random legal actions) with 1 and 2 threads in a child
 process that imports polyenv from that build; rounds alternate so background load hits both builds
 alike. Printed per build: env-steps/s (wall) and env-steps per CPU-second (median and min..max over
@@ -35,7 +36,8 @@ args = argparse.Namespace(envs=int(sys.argv[2]), map_size=11, max_actions=int(sy
                           seed=1234)
 result = {}
 for threads in (1, 2):
-    wall, cpu, caller = vector.time_native(args, threads, "step_into")
+    # the fast path (buffers_untouched=True; an older build took it by default): like for like
+    wall, cpu, caller = vector.time_native(args, threads, "step_into_untouched")
     result[f"wall{threads}"] = args.envs * args.steps / wall
     # 1 thread: the calling thread's CPU time (the only thread of the env); 2 threads: the process's
     result[f"cpu{threads}"] = args.envs * args.steps / (caller if threads == 1 else cpu)

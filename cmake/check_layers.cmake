@@ -6,9 +6,10 @@
 # a lower one, so the libraries of CMakeLists.txt link one way only:
 #   0 engine    csrc/engine          rules, state, bots, playouts
 #   1 encode    csrc/encode          tensors of a state
-#   2 players   csrc/search/tree.*, csrc/search/gumbel.*, csrc/search/mcts_bot.*
-#                                    the search tree, its Gumbel root and the native MCTS player
-#                                    (VectorGameEnv's opponents use it)
+#   2 players   csrc/search/tree.*, csrc/search/gumbel.*, csrc/search/mcts_bot.*, csrc/search/az_net.*,
+#               csrc/search/az_bot.*
+#                                    the search tree, its Gumbel root and the native MCTS and az players
+#                                    (VectorGameEnv's opponents use them)
 #   3 runtime   csrc/runtime, csrc/vector
 #                                    live-game handle, journal, worker pool, the vector env
 #   4 search    csrc/search (the rest)  batched search pools
@@ -25,7 +26,7 @@ function(layer_of path out)
     set(layer 0)
   elseif(rel MATCHES "^encode/")
     set(layer 1)
-  elseif(rel MATCHES "^search/(tree|gumbel|mcts_bot)\\.(hpp|cpp)$")
+  elseif(rel MATCHES "^search/(tree|gumbel|mcts_bot|az_net|az_bot)\\.(hpp|cpp)$")
     set(layer 2)
   elseif(rel MATCHES "^(runtime|vector)/")
     set(layer 3)

@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python examples/belief_selfplay.py --envs 8 --moves 40 --rounds 8 --particles 2
 
-Every real move of every game follows seed 002's lifecycle on the double-buffered ``*_into`` path:
+Every real move of every game follows the self-play pool's lifecycle on the double-buffered ``*_into`` path:
 all_player_belief_requests_into -> belief model (K particles per player, hidden rows only)
 -> submit_beliefs -> rounds x (select_leaves_into -> policy/value net -> expand_and_backup)
 -> root_policy_into -> step_into_checked into the other buffer set.

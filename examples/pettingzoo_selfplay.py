@@ -8,7 +8,8 @@ to plug a learner.
 
 Policies: ``random`` (uniform over the legal ids), ``greedy`` (polyenv's built-in
 one-ply bot, playing the selected agent's move on the underlying GameEnv),
-``mcts`` / ``mcts:<simulations>`` (the built-in MCTS bot, likewise), or
+``mcts`` / ``mcts:<simulations>`` (the built-in MCTS bot, likewise), ``az`` /
+``az:<simulations>`` (the trained network the package ships, likewise; no torch needed), or
 your model: ``--policy package.module:function`` where
 ``function(observation, legal_ids, env) -> action id`` receives the agent's
 observation dict ({"observation": {"map_tokens", "state"}, "action_mask"}).
@@ -43,14 +44,15 @@ def bot_policy(bot: str, rng: np.random.Generator) -> Policy:
 
 
 def load_policy(spec: str, rng: np.random.Generator) -> Policy:
-    """``random``, ``greedy``, ``mcts[:simulations]`` or ``module:function`` (a user model)."""
+    """``random``, ``greedy``, ``mcts[:simulations]``, ``az[:simulations]`` or ``module:function`` (a user model)."""
     if spec == "random":
         return random_policy(rng)
-    if spec == "greedy" or spec == "mcts" or spec.startswith("mcts:"):
+    if spec in ("greedy", "mcts", "az") or spec.startswith(("mcts:", "az:", "az@")):
         return bot_policy(spec, rng)
     module, _, name = spec.partition(":")
     if not name:
-        raise SystemExit(f"--policy must be random, greedy, mcts[:simulations] or module:function, got {spec!r}")
+        raise SystemExit(f"--policy must be random, greedy, mcts[:simulations], az[:simulations] or module:function, "
+                         f"got {spec!r}")
     return getattr(importlib.import_module(module), name)
 
 
@@ -91,7 +93,7 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=15)
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--policy", default="random", help="random, greedy or module:function")
+    parser.add_argument("--policy", default="random", help="random, greedy, mcts[:N], az[:N] or module:function")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     policy = load_policy(args.policy, rng)

@@ -21,7 +21,7 @@ The recipe, in order:
    margin / 1000; its weight anneals linearly from 1 to 0 over ``--anneal`` of
    training, leaving the terminal ±1 alone (the terminal part is known exactly
    from ``final_state``'s winner).
-5. **Two-slot pipeline** (seed 000): every env is split by ``slot_partitions(2)``;
+5. **Two-slot pipeline**: every env is split by ``slot_partitions(2)``;
    while one slot is stepped natively in a worker thread (GIL released,
    ``step_slots_into_checked`` with the slot's own state ids) the main thread
    runs the network on the other slot's rows (``observe_slots_into`` fills the
@@ -93,7 +93,6 @@ class Slot:
             done[idx[ended]] = True
             for k in b:
                 b[k][theirs] = out[k]
-            self.env.forget_buffers()  # we wrote into the env's output arrays ourselves
         return reward, done.astype(np.uint8), result
 
     def _result(self, batch, done, seat=None):
@@ -426,7 +425,6 @@ def _advance_opponent(slots) -> None:
                                            b["state_id"][theirs])
             for k in b:
                 b[k][theirs] = out[k]
-            s.env.forget_buffers()  # we wrote into the env's output arrays ourselves
 
 
 if __name__ == "__main__":

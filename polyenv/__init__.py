@@ -43,15 +43,26 @@ from .envs import registration as _gym_registration  # noqa: E402,F401  (registe
 
 XinXi, Imperius, Bardur, Oumaji, Kickoo, Hoodrick, Luxidoor, Vengir, Zebasi, AiMo, Quetzali, Yadakk = range(12)
 
+#: The 23 columns of a map token row (``map_tokens`` int32 [tiles, 23]).
 MAP_TOKEN_FEATURE_NAMES: tuple[str, ...] = _core.MAP_TOKEN_FEATURE_NAMES
+#: The 11 columns of ``state`` (int32 [11]).
 STATE_FEATURE_NAMES: tuple[str, ...] = _core.STATE_FEATURE_NAMES
+#: The 17 columns of an action row (``action_features`` int32 [A, 17]).
 ACTION_FEATURE_NAMES: tuple[str, ...] = _core.ACTION_FEATURE_NAMES
+#: The 12 columns of ``action_arg_mask`` (uint8 [A, 12]): which of action-feature columns 1..12 apply.
 ACTION_ARG_MASK_NAMES: tuple[str, ...] = _core.ACTION_ARG_MASK_NAMES
+#: The 26 columns of a visible event record (int32 [K, 26]).
 VISIBLE_EVENT_FEATURE_NAMES: tuple[str, ...] = _core.VISIBLE_EVENT_FEATURE_NAMES
+#: The 8 columns of an event's affected-unit rows (int32 [K, 9, 8]).
 VISIBLE_EVENT_AFFECTED_FEATURE_NAMES: tuple[str, ...] = _core.VISIBLE_EVENT_AFFECTED_FEATURE_NAMES
-#: Columns of SelfPlayPool's compact ``visible_action_history`` rows (docs/selfplay_pool.md).
+#: The 12 columns of SelfPlayPool's compact ``visible_action_history`` rows (int32 [H, 12]).
 VISIBLE_ACTION_HISTORY_FEATURE_NAMES: tuple[str, ...] = _core.VISIBLE_ACTION_HISTORY_FEATURE_NAMES
+#: The unit table of rules §5: ``{unit type: {cost, max_hp, attack, defence, movement, range, points, tech}}``.
 UNIT_STATS: dict = _core.UNIT_STATS
+#: The tech tree (RULES.md §4): ``{tech: {"tier": 1..3, "parent": tech or None}}``.
+TECH_TREE: dict = _core.TECH_TREE
+#: Bits of the ``flags`` column of the visible events: kill, counter, source_killed, capture, ...
+EVENT_FLAGS: dict = _core.EVENT_FLAGS
 #: Stars are capped here (not a Tribes rule; keeps the engine's int32 arithmetic exact).
 MAX_STARS: int = _core.MAX_STARS
 
@@ -63,7 +74,7 @@ __all__ = [
     "XinXi", "Imperius", "Bardur", "Oumaji", "Kickoo", "Hoodrick", "Luxidoor", "Vengir", "Zebasi", "AiMo",
     "Quetzali", "Yadakk",
     "TRIBES", "UNIT_TYPES", "TECHS", "TERRAINS", "RESOURCES", "BUILDINGS", "ACTION_KINDS", "UNIT_STATUSES",
-    "LEVEL_UP_REWARDS", "TILE_ACTIONS", "UNIT_STATS", "MAX_STARS",
+    "LEVEL_UP_REWARDS", "TILE_ACTIONS", "UNIT_STATS", "TECH_TREE", "EVENT_FLAGS", "MAX_STARS",
     "MAP_TOKEN_FEATURE_NAMES", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "ACTION_ARG_MASK_NAMES",
     "VISIBLE_EVENT_FEATURE_NAMES", "VISIBLE_EVENT_AFFECTED_FEATURE_NAMES", "VISIBLE_ACTION_HISTORY_FEATURE_NAMES",
 ]

@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_MCTS_PRIOR_SCOPE', 'DEFAULT_MCTS_PROBE_VISITS', 'DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE', 'DEFAULT_MCTS_SIMULATIONS', 'DEFAULT_MCTS_TURN_HORIZON', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
+__all__: list[str] = ['ACTION_ARG_MASK_NAMES', 'ACTION_FEATURE_NAMES', 'ACTION_KINDS', 'ActionOverflowError', 'BOT_NAMES', 'BUILDINGS', 'BeliefsMissingError', 'DEFAULT_AZ_SIMULATIONS', 'DEFAULT_MCTS_PRIOR_SCOPE', 'DEFAULT_MCTS_PROBE_VISITS', 'DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE', 'DEFAULT_MCTS_SIMULATIONS', 'DEFAULT_MCTS_TURN_HORIZON', 'EVENT_FLAGS', 'FLAT_LAYOUT', 'Game', 'GameDescription', 'LEVEL_UP_REWARDS', 'LOADABLE_COUNTER_LIMITS', 'MAP_TOKEN_FEATURE_NAMES', 'MAX_MAP_SIZE', 'MAX_PLAYERS', 'MAX_STARS', 'MAX_VISIBLE_ACTION_HISTORY', 'MAX_VISIBLE_EVENT_HISTORY', 'MIN_MAP_SIZE', 'MIN_PLAYERS', 'MctsPool', 'PendingLeavesError', 'RESOURCES', 'STATE_FEATURE_NAMES', 'SelfPlayPool', 'StaleLeafError', 'StaleStateError', 'TECHS', 'TECH_TREE', 'TERRAINS', 'TILE_ACTIONS', 'TRIBES', 'UNIT_STATS', 'UNIT_STATUSES', 'UNIT_TYPES', 'VISIBLE_ACTION_HISTORY_FEATURE_NAMES', 'VISIBLE_EVENT_AFFECTED_FEATURE_NAMES', 'VISIBLE_EVENT_FEATURE_NAMES', 'VectorEnv', 'action_reward', 'az_evaluate', 'az_forward', 'az_info', 'az_register', 'bot_choose', 'bot_play', 'bot_play_turn', 'bot_play_until', 'check_player_count', 'describe_config', 'describe_level', 'encode_flat', 'update_id_mask']
 class Game:
     """
     Native game (use polyenv.GameEnv)
@@ -229,7 +229,7 @@ class GameDescription:
     @property
     def bound_reasons(self) -> dict:
         """
-        {layout: the rule (RULES.md section) or storage type behind each column's range}.
+        {layout: the rule (a section of the rules, §) or storage type behind each column's range}.
         """
     @property
     def city_flags(self) -> dict:
@@ -314,7 +314,7 @@ class VectorEnv:
     """
     Native vector of games (use polyenv.VectorGameEnv)
     """
-    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, auto_reset: bool, history: typing.SupportsInt | typing.SupportsIndex, combat_preview: bool, keep_terminal: bool, opponent: typing.SupportsInt | typing.SupportsIndex, learner_seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], score_reward_scale: typing.SupportsFloat | typing.SupportsIndex = 0.0, opponent_simulations: typing.SupportsInt | typing.SupportsIndex = 2000) -> None:
+    def __init__(self, num_envs: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, num_threads: typing.SupportsInt | typing.SupportsIndex, max_actions: typing.SupportsInt | typing.SupportsIndex, auto_reset: bool, history: typing.SupportsInt | typing.SupportsIndex, combat_preview: bool, keep_terminal: bool, opponent: typing.SupportsInt | typing.SupportsIndex, learner_seats: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], score_reward_scale: typing.SupportsFloat | typing.SupportsIndex = 0.0, opponent_simulations: typing.SupportsInt | typing.SupportsIndex = 2000, opponent_model: typing.SupportsInt | typing.SupportsIndex = -1) -> None:
         ...
     def _inject_fault(self, env_id: typing.SupportsInt | typing.SupportsIndex, message: str) -> None:
         ...
@@ -356,11 +356,17 @@ class VectorEnv:
     def num_tiles(self) -> int:
         ...
 class StaleLeafError(RuntimeError):
-    pass
+    """
+    A leaf id that is not pending (unknown, consumed, cancelled, or invalidated by a step or reset); nothing was changed.
+    """
 class PendingLeavesError(RuntimeError):
-    pass
+    """
+    A step or reset while leaves are pending evaluation: back them up, cancel them or abort the search first; nothing was changed.
+    """
 class ActionOverflowError(RuntimeError):
-    pass
+    """
+    require_all_actions=True and a position has more legal actions than max_actions (raise max_actions, or allow truncation).
+    """
 class MctsPool:
     """
     Native batched PUCT or Gumbel search pool (use polyenv.MctsPool)
@@ -432,7 +438,9 @@ class MctsPool:
     def num_threads(self) -> int:
         ...
 class BeliefsMissingError(RuntimeError):
-    pass
+    """
+    select_leaves() before beliefs were submitted for every game's live state id (submit_beliefs after each reset and step).
+    """
 class SelfPlayPool(MctsPool):
     """
     Native belief-rooted MCTS self-play pool (use polyenv.SelfPlayPool)
@@ -484,23 +492,41 @@ class SelfPlayPool(MctsPool):
         ...
 def _mcts_play(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex, eval: typing.SupportsInt | typing.SupportsIndex, c_puct: typing.SupportsFloat | typing.SupportsIndex, rollout_actions: typing.SupportsInt | typing.SupportsIndex, scale: typing.SupportsFloat | typing.SupportsIndex, rollout_turns: typing.SupportsInt | typing.SupportsIndex = 1, root_prior_temperature: typing.SupportsFloat | typing.SupportsIndex = 10.0, prior_scope: typing.SupportsInt | typing.SupportsIndex = 3, turn_horizon: typing.SupportsInt | typing.SupportsIndex = 1, probe_visits: typing.SupportsInt | typing.SupportsIndex = 3) -> int:
     ...
+def _mcts_root_visits(game: Game, simulations: typing.SupportsInt | typing.SupportsIndex = 2000) -> tuple[int, numpy.typing.NDArray[numpy.int32]]:
+    ...
 def action_reward(game: Game, actor: typing.SupportsInt | typing.SupportsIndex, margin_before: typing.SupportsInt | typing.SupportsIndex, score_scale: typing.SupportsFloat | typing.SupportsIndex) -> float:
     """
     The reward of `actor`'s action once it and the replies that followed are applied (VectorGameEnv's): the change of score_margin(actor) since margin_before divided by score_scale (nothing when 0), plus +1 / -1 when the game ended with the actor's win / loss. A float32 value.
     """
-def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 2000) -> int:
+def az_evaluate(game: Game, index: typing.SupportsInt | typing.SupportsIndex) -> tuple[numpy.typing.NDArray[numpy.int32], numpy.typing.NDArray[numpy.float32], numpy.typing.NDArray[numpy.float32]]:
+    """
+    The network's view of a game's current position: (legal action ids [n], logits [n], values by relative seat), encoded for the current player.
+    """
+def az_forward(index: typing.SupportsInt | typing.SupportsIndex, map_tokens: typing.Any, state: typing.Any, action_features: typing.Any, legal_action_count: typing.Any) -> tuple[numpy.typing.NDArray[numpy.float32], numpy.typing.NDArray[numpy.float32]]:
+    """
+    Native forward pass over dense rows: (logits float32 [N, A] (0 beyond each row's count), values float32 [N, value_size]).
+    """
+def az_info(index: typing.SupportsInt | typing.SupportsIndex) -> dict:
+    """
+    Parameter count and value size of a registered az network.
+    """
+def az_register(data: bytes) -> int:
+    """
+    Parses an az weight file's bytes and registers the network; returns its index.
+    """
+def bot_choose(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 2000, model: typing.SupportsInt | typing.SupportsIndex = -1) -> int:
     """
     The action id the bot would play now (nothing is applied).
     """
-def bot_play(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 2000) -> int:
+def bot_play(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 2000, model: typing.SupportsInt | typing.SupportsIndex = -1) -> int:
     """
     Chooses and applies one action; returns its id.
     """
-def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 2000) -> int:
+def bot_play_turn(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex | None = None, simulations: typing.SupportsInt | typing.SupportsIndex = 2000, model: typing.SupportsInt | typing.SupportsIndex = -1) -> int:
     """
     Plays the current player's turn to its end (or the game's); returns the number of actions.
     """
-def bot_play_until(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, stop_seats: typing.SupportsInt | typing.SupportsIndex, simulations: typing.SupportsInt | typing.SupportsIndex = 2000) -> int:
+def bot_play_until(game: Game, bot: typing.SupportsInt | typing.SupportsIndex, stop_seats: typing.SupportsInt | typing.SupportsIndex, simulations: typing.SupportsInt | typing.SupportsIndex = 2000, model: typing.SupportsInt | typing.SupportsIndex = -1) -> int:
     """
     Plays `bot` for every seat outside the bit set stop_seats until a stop seat is to move or the game ends (each bot turn's stream derived from its starting position); returns the number of actions applied.
     """
@@ -527,15 +553,18 @@ def update_id_mask(mask: typing.Any, action_id: typing.Any, legal_action_count: 
 ACTION_ARG_MASK_NAMES: tuple = ('source_index', 'target_index', 'city', 'tech', 'building', 'spawn_type', 'upgrade', 'tile_action', 'unit_upgrade', 'unit_id', 'population_gain', 'cost_stars')
 ACTION_FEATURE_NAMES: tuple = ('type_id', 'source_index', 'target_index', 'city', 'tech', 'building', 'spawn_type', 'upgrade', 'tile_action', 'unit_upgrade', 'unit_id', 'population_gain', 'cost_stars', 'stars_before', 'affordable', 'damage_dealt', 'damage_received')
 ACTION_KINDS: tuple = ('end_turn', 'research', 'level_up', 'declare_war', 'send_stars', 'build_road', 'spawn', 'build', 'gather', 'clear_forest', 'burn_forest', 'grow_forest', 'destroy', 'capture', 'recover', 'disband', 'examine', 'heal_others', 'make_veteran', 'upgrade', 'attack', 'convert', 'move')
-BOT_NAMES: tuple = ('random', 'greedy', 'mcts')
+BOT_NAMES: tuple = ('random', 'greedy', 'mcts', 'az')
 BUILDINGS: tuple = ('farm', 'windmill', 'lumber_hut', 'sawmill', 'mine', 'forge', 'port', 'customs_house', 'temple', 'water_temple', 'forest_temple', 'mountain_temple', 'altar_of_peace', 'emperors_tomb', 'eye_of_god', 'gate_of_power', 'grand_bazaar', 'park_of_fortune', 'tower_of_wisdom')
+DEFAULT_AZ_SIMULATIONS: int = 32
 DEFAULT_MCTS_PRIOR_SCOPE: int = 3
 DEFAULT_MCTS_PROBE_VISITS: int = 3
 DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE: float = 10.0
 DEFAULT_MCTS_SIMULATIONS: int = 2000
 DEFAULT_MCTS_TURN_HORIZON: int = 1
+EVENT_FLAGS: dict = {'kill': 1, 'counter': 2, 'source_killed': 4, 'capture': 8, 'level_up': 16, 'embark': 32, 'disembark': 64, 'turn_ended': 128}
 FLAT_LAYOUT: tuple = (89, 27, 42)
 LEVEL_UP_REWARDS: tuple = ('workshop', 'explorer', 'city_wall', 'resources', 'pop_growth', 'border_growth', 'park', 'super_unit')
+LOADABLE_COUNTER_LIMITS: dict = {'next_uid': 1123115647, 'units_sighted': 1123114047, 'actions_applied': 9223028370751619071}
 MAP_TOKEN_FEATURE_NAMES: tuple = ('explored', 'terrain', 'resource', 'building', 'building_level', 'road', 'territory_owner', 'territory_city_tile', 'city_owner', 'city_level', 'city_population', 'city_flags', 'city_production', 'unit_owner', 'unit_type', 'unit_hp', 'unit_max_hp', 'unit_status', 'unit_flags', 'unit_kills', 'unit_carried_type', 'observed_unit_id', 'unit_home_city_tile')
 MAX_MAP_SIZE: int = 40
 MAX_PLAYERS: int = 16
@@ -547,6 +576,7 @@ MIN_PLAYERS: int = 2
 RESOURCES: tuple = ('fish', 'fruit', 'animal', 'whales', '', 'ore', 'crops', 'ruins')
 STATE_FEATURE_NAMES: tuple = ('turn', 'current_player', 'game_over', 'winner', 'player_stars', 'owns_units', 'own_cities', 'next_turn_star_income', 'pending_city_id', 'pending_upgrade_a', 'pending_upgrade_b')
 TECHS: tuple = ('climbing', 'fishing', 'hunting', 'organization', 'riding', 'archery', 'farming', 'forestry', 'free_spirit', 'meditation', 'mining', 'roads', 'sailing', 'shields', 'whaling', 'aquatism', 'chivalry', 'construction', 'mathematics', 'navigation', 'smithery', 'spiritualism', 'trade', 'philosophy')
+TECH_TREE: dict = {'climbing': {'tier': 1, 'parent': None}, 'fishing': {'tier': 1, 'parent': None}, 'hunting': {'tier': 1, 'parent': None}, 'organization': {'tier': 1, 'parent': None}, 'riding': {'tier': 1, 'parent': None}, 'archery': {'tier': 2, 'parent': 'hunting'}, 'farming': {'tier': 2, 'parent': 'organization'}, 'forestry': {'tier': 2, 'parent': 'hunting'}, 'free_spirit': {'tier': 2, 'parent': 'riding'}, 'meditation': {'tier': 2, 'parent': 'climbing'}, 'mining': {'tier': 2, 'parent': 'climbing'}, 'roads': {'tier': 2, 'parent': 'riding'}, 'sailing': {'tier': 2, 'parent': 'fishing'}, 'shields': {'tier': 2, 'parent': 'organization'}, 'whaling': {'tier': 2, 'parent': 'fishing'}, 'aquatism': {'tier': 3, 'parent': 'whaling'}, 'chivalry': {'tier': 3, 'parent': 'free_spirit'}, 'construction': {'tier': 3, 'parent': 'farming'}, 'mathematics': {'tier': 3, 'parent': 'forestry'}, 'navigation': {'tier': 3, 'parent': 'sailing'}, 'smithery': {'tier': 3, 'parent': 'mining'}, 'spiritualism': {'tier': 3, 'parent': 'archery'}, 'trade': {'tier': 3, 'parent': 'roads'}, 'philosophy': {'tier': 3, 'parent': 'meditation'}}
 TERRAINS: tuple = ('plain', 'shallow_water', 'deep_water', 'mountain', 'village', 'city', 'forest')
 TILE_ACTIONS: tuple = ('gather', 'clear_forest', 'burn_forest', 'grow_forest', 'destroy')
 TRIBES: tuple = ('Xin-Xi', 'Imperius', 'Bardur', 'Oumaji', 'Kickoo', 'Hoodrick', 'Luxidoor', 'Vengir', 'Zebasi', 'Ai-Mo', 'Quetzali', 'Yadakk')

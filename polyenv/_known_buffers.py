@@ -1,7 +1,9 @@
 """Which VectorGameEnv wrote a caller's output arrays last, by object identity.
 
-The native writer skips the zeros it knows to be in place already — features and
-arg mask of padding action rows, map tokens of unexplored tiles
+With ``buffers_untouched=True`` (the caller's promise that nothing else wrote
+into its arrays since the environment's previous call on them) the native
+writer skips the zeros it knows to be in place already — features and arg mask
+of padding action rows, map tokens of unexplored tiles
 (csrc/vector/buffer_memo.hpp). It may only rely on that for the very arrays it
 wrote last: a new array at a recycled address (np.empty, a pinned-memory cache)
 holds anything, and so does an array another environment wrote since. One

@@ -9,15 +9,25 @@ import numpy as np
 from . import _core
 from ._validate import ArgumentTypeError, integer, is_integer, player_count
 
+#: Unit type names by engine code (rules §5): warrior, rider, ..., giant.
 UNIT_TYPES: tuple[str, ...] = _core.UNIT_TYPES
+#: The 24 tech names by engine code (rules §4).
 TECHS: tuple[str, ...] = _core.TECHS
+#: Tribe names by tribe key 0..11 (rules §2).
 TRIBES: tuple[str, ...] = _core.TRIBES
+#: The 19 building names by engine code (rules §9.2), monuments included.
 BUILDINGS: tuple[str, ...] = _core.BUILDINGS
+#: Terrain names by engine code (rules §1.1).
 TERRAINS: tuple[str, ...] = _core.TERRAINS
+#: Resource names by engine code (rules §1.2; code 4 is unused: "").
 RESOURCES: tuple[str, ...] = _core.RESOURCES
+#: Action kinds by ``type_id`` (the ``action_features`` column and ``GameEnv.action_id``'s kinds).
 ACTION_KINDS: tuple[str, ...] = _core.ACTION_KINDS
+#: Unit status names by engine code (rules §5): fresh, moved, attacked, moved_and_attacked, pushed, finished.
 UNIT_STATUSES: tuple[str, ...] = _core.UNIT_STATUSES
+#: Level-up reward names by engine code (rules §8.2), options A and B of each level in turn.
 LEVEL_UP_REWARDS: tuple[str, ...] = _core.LEVEL_UP_REWARDS
+#: The tile actions of the TileAction block, in id order: gather, clear_forest, burn_forest, grow_forest, destroy.
 TILE_ACTIONS: tuple[str, ...] = _core.TILE_ACTIONS
 
 MODES = {"capitals": 0, "score": 1}
@@ -80,7 +90,7 @@ def tile_index(tile, map_size: int) -> int:
     return index
 
 
-# Tribes of generated games by seat when only a player count is given: Bardur, Imperius, Xin-Xi, Oumaji, ...
+#: Tribes of generated games by seat when only a player count is given: Bardur, Imperius, Xin-Xi, Oumaji, ...
 DEFAULT_TRIBES = (2, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 
 

@@ -7,10 +7,19 @@
   dealt against damage taken, city growth, research and cheap growth, moving
   towards villages and enemy cities); End Turn is played when nothing helps.
 * ``"mcts"`` / ``"mcts:<simulations>"`` — a native Monte Carlo tree search
-  (PUCT; a root prior from the greedy one-ply gains, uniform below it; the
-  greedy evaluation as leaf value relative to the position searched; its chance events use its own stream, so it never sees
-  the game's future draws). Each decision is one action; ``"mcts"`` runs
+  (PUCT over the mover's own turn; a prior from the greedy one-ply gains at every
+  node, inherited from the parent node where it can be; the greedy evaluation as
+  leaf value relative to the position searched; its chance events use its own
+  stream, so it never sees the game's future draws). Each decision is one action; ``"mcts"`` runs
   ``DEFAULT_MCTS_SIMULATIONS`` simulations.
+* ``"az"`` / ``"az:<simulations>"`` — the trained AlphaZero-style player the package
+  ships: a small policy/value network (``polyenv/models/az.paz``, run natively, no
+  torch needed) that reads only the acting player's own observation. ``"az:1"`` plays
+  the policy's best row; ``"az:N"`` searches with N network evaluations (PUCT, priors
+  and leaf values from the network) when the game is fully observable, and plays the
+  policy alone under fog of war (a tree rooted in the true state would see hidden
+  tiles). ``"az"`` is ``"az:DEFAULT_AZ_SIMULATIONS"``. ``"az[:N]@<weights.paz>"`` plays
+  another weight file (written by ``polyenv train az``) the same way.
 
 Every function takes a :class:`polyenv.GameEnv`. ``seed`` makes a bot's
 choices reproducible; with ``seed=None`` the bot's random stream is derived
@@ -24,10 +33,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._botspec import BOT_NAMES as BOTS, DEFAULT_MCTS_SIMULATIONS, parse_bot
+from ._botspec import BOT_NAMES as BOTS, DEFAULT_AZ_SIMULATIONS, DEFAULT_MCTS_SIMULATIONS, BotSpec, parse_bot
 from .game_env import GameEnv
 
-__all__ = ["BOTS", "DEFAULT_MCTS_SIMULATIONS", "parse_bot", "choose", "play", "play_turn"]
+__all__ = ["BOTS", "DEFAULT_MCTS_SIMULATIONS", "DEFAULT_AZ_SIMULATIONS", "BotSpec", "parse_bot", "choose", "play",
+           "play_turn"]
 
 
 def _native(game: GameEnv):
@@ -47,20 +57,28 @@ def _seed(seed) -> int | None:
 def choose(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     """The action id ``bot`` would play now for the current player; nothing is applied.
 
+    Args:
+        game: the game (a :class:`polyenv.GameEnv`).
+        bot: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:<simulations>"``, ``"az"``, ``"az:<simulations>"``
+            or ``"az[:<simulations>]@<weights.paz>"``.
+        seed: the bot's random stream; None derives it from the position.
+
     Raises ValueError for an unknown bot or a finished game.
     """
-    code, simulations = parse_bot(bot)
-    return _core.bot_choose(_native(game), code, _seed(seed), simulations)
+    b = parse_bot(bot)
+    return _core.bot_choose(_native(game), b.code, _seed(seed), b.simulations, b.model)
 
 
 def play(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
-    """Chooses one action with ``bot``, applies it to ``game`` and returns its id."""
-    code, simulations = parse_bot(bot)
-    return _core.bot_play(_native(game), code, _seed(seed), simulations)
+    """Chooses one action with ``bot`` (a name as for :func:`choose`, ``seed`` likewise), applies it to
+    ``game`` and returns its id."""
+    b = parse_bot(bot)
+    return _core.bot_play(_native(game), b.code, _seed(seed), b.simulations, b.model)
 
 
 def play_turn(game: GameEnv, bot: str = "greedy", seed: int | None = None) -> int:
     """Plays the current player's whole turn with ``bot`` (until another player
-    is to act or the game ends) and returns the number of actions applied."""
-    code, simulations = parse_bot(bot)
-    return _core.bot_play_turn(_native(game), code, _seed(seed), simulations)
+    is to act or the game ends; ``bot`` and ``seed`` as for :func:`choose`) and
+    returns the number of actions applied."""
+    b = parse_bot(bot)
+    return _core.bot_play_turn(_native(game), b.code, _seed(seed), b.simulations, b.model)

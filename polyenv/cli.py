@@ -1,7 +1,8 @@
-"""The ``polyenv`` command line: play, replay, bench, check.
+"""The ``polyenv`` command line: play, replay, bench, check, tournament, train.
 
 * ``polyenv play``   — built-in bots play a whole game; the map every turn (or
-  only the final one) and a result table; ``--save FILE`` writes a JSON record
+  only the final one) and a result table; a ``human`` seat is played at the terminal
+  (polyenv/viz/terminal.py); ``--save FILE`` writes a JSON record
   (seed, config, action ids) that ``replay`` re-plays exactly.
 * ``polyenv replay FILE`` — re-plays a saved game, renders it, checks the result
   against the record; ``--png-dir DIR`` writes one PNG per turn, ``--gif`` /
@@ -11,7 +12,10 @@
   benchmarks folder's scripts instead).
 * ``polyenv check``  — the PettingZoo, Gymnasium and SB3 checkers on the shipped
   environments, pass/fail.
+* ``polyenv serve``  — a local web app: play against the bots by clicking, watch bot games, open
+  records (polyenv/viz/server.py).
 * ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/cli_tournament.py).
+* ``polyenv train az`` — AlphaZero-style training of the ``az`` network (polyenv/cli_train.py, torch).
 
 ``main(argv)`` returns the exit code (0 = success).
 """
@@ -35,9 +39,12 @@ import numpy as np
 
 from .description import MAX_PLAYERS, MIN_PLAYERS
 
-__all__ = ["main", "load_record", "RECORD_FORMAT"]
+__all__ = ["main", "load_record", "check_record", "RECORD_FORMAT"]
 
+#: The ``format`` field of a game record (``polyenv play --save``).
 RECORD_FORMAT = "polyenv-game"
+#: The ``--bots`` name of a seat played by a person at the terminal.
+HUMAN = "human"
 RECORD_VERSION = 1
 #: Scripts ``polyenv bench --dir DIR`` runs, in order (DIR/<name>.py); without --dir it runs polyenv/_bench.
 BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
@@ -46,7 +53,8 @@ BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
 # ---------------------------------------------------------------------------- shared helpers
 def _game_from_config(seed: int, config: dict):
     from .game_env import GameEnv
-    kwargs = dict(seed=seed, mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"))
+    kwargs = dict(seed=seed, mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"),
+                  full_observability=config.get("full_observability", False))
     if config.get("level") is not None:
         return GameEnv(level=config["level"], players=config.get("players"), **kwargs)
     return GameEnv(map_size=config["map_size"], players=config.get("players"), **kwargs)
@@ -120,6 +128,8 @@ def _check_record(record: dict, path) -> None:
         bad(f"config.map_size must be an integer, got {config.get('map_size')!r}")
     if config.get("players") is not None and not isinstance(config["players"], list):
         bad("config.players must be a list of tribes")
+    if not isinstance(config.get("full_observability", False), bool):
+        bad("config.full_observability must be true or false")
     actions = record["actions"]
     if not isinstance(actions, list) or not all(_is_int(a) for a in actions):
         wrong = next((a for a in actions if not _is_int(a)), None) if isinstance(actions, list) else actions
@@ -134,7 +144,7 @@ def _check_record(record: dict, path) -> None:
         bad("result must be an object")
 
 
-_CONFIG_KEYS = {"map_size", "players", "mode", "max_turns", "level"}
+_CONFIG_KEYS = {"map_size", "players", "mode", "max_turns", "level", "full_observability"}
 
 
 def load_record(path) -> dict:
@@ -145,14 +155,20 @@ def load_record(path) -> dict:
             record = json.load(f)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read game record {path}: {e}") from None
+    return check_record(record, path)
+
+
+def check_record(record, source="record") -> dict:
+    """Checks a game record already read from JSON (format, version, every field's type) and returns it;
+    raises ValueError naming ``source`` when it is not a valid ``polyenv play --save`` record."""
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise ValueError(f"{path} is not a polyenv game record")
+        raise ValueError(f"{source} is not a polyenv game record")
     if record.get("version") != RECORD_VERSION:
-        raise ValueError(f"{path}: unsupported record version {record.get('version')!r}")
+        raise ValueError(f"{source}: unsupported record version {record.get('version')!r}")
     for key in ("seed", "config", "actions"):
         if key not in record:
-            raise ValueError(f"{path}: record has no {key!r}")
-    _check_record(record, path)
+            raise ValueError(f"{source}: record has no {key!r}")
+    _check_record(record, source)
     return record
 
 
@@ -185,28 +201,49 @@ def _cmd_play(args) -> int:
     rng = np.random.default_rng(seed)
     actions: list[int] = []
     shown_turn = -1
+    people = _people(seats, style)  # a person's seat sees only its own view: no ground-truth maps then
+    quit_early = False
     while not game.game_over:
-        if not args.final_only and game.turn != shown_turn:
+        if not people and not args.final_only and game.turn != shown_turn:
             shown_turn = game.turn
             _show(game, style, out)
-        bot = seats[game.current_player]
-        actions.append(int(bots_module.play(game, bot, seed=int(rng.integers(2**63)))))
+        seat = game.current_player
+        if seat in people:
+            action = people[seat].choose(game)
+            if action is None:
+                quit_early = True
+                break
+            game.step(action)
+            actions.append(int(action))
+        else:
+            actions.append(int(bots_module.play(game, seats[seat], seed=int(rng.integers(2**63)))))
         if args.max_actions is not None and len(actions) >= args.max_actions:
             break
-    _show(game, style, out)
-    _print_result(game, seats, len(actions), out)
-    if args.save:
+    if not quit_early or not people:
+        _show(game, style if style != "none" or not people else "text", out)
+        _print_result(game, seats, len(actions), out)
+    save = args.save or (f"polyenv-game-{seed}.json" if quit_early else None)
+    if save:
         record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
                       action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
                       result=_result(game))
         try:  # the folder was checked before the game; a later failure is still one line
-            with open(args.save, "w", encoding="utf-8") as f:
+            with open(save, "w", encoding="utf-8") as f:
                 json.dump(record, f)
         except OSError as e:
-            print(f"polyenv play: error: cannot write {args.save}: {e.strerror}", file=sys.stderr)
+            print(f"polyenv play: error: cannot write {save}: {e.strerror}", file=sys.stderr)
             return 1
-        print(f"saved {len(actions)} actions to {args.save}", file=out)
+        print(f"saved {len(actions)} actions to {save}" + (" (polyenv replay plays it)" if quit_early else ""),
+              file=out)
     return 0
+
+
+def _people(seats: list[str], style: str) -> dict:
+    """The terminal players of the ``human`` seats (polyenv/viz/terminal.py), by seat."""
+    if HUMAN not in seats:
+        return {}
+    from .viz.terminal import TerminalPlayer
+    return {p: TerminalPlayer(p, sys.stdout, sys.stdin, ansi=style == "ansi") for p, s in enumerate(seats) if s == HUMAN}
 
 
 # ---------------------------------------------------------------------------- replay
@@ -239,11 +276,12 @@ def _write_media(record: dict, args, out) -> int:
         if path is None:
             continue
         game = _game_from_config(int(record["seed"]), record["config"])
-        n = write_video(video_frames(game, actions, args.frames, args.tile_px), path, args.fps)
+        n = write_video(video_frames(game, actions, args.frames, args.tile_px or 32), path, args.fps)
         print(f"wrote {n} frames to {path}", file=out)
     if args.html is not None:
         game = _game_from_config(int(record["seed"]), record["config"])
-        page = replay_html(game, actions, title=f"polyenv replay: {Path(args.file).name}", tile_px=args.tile_px)
+        page = replay_html(game, actions, title=f"polyenv replay: {Path(args.file).name}", tile_px=args.tile_px,
+                           seats=record.get("bots"))
         Path(args.html).write_text(page, encoding="utf-8")
         print(f"wrote {len(actions) + 1} positions to {args.html}", file=out)
     return 0
@@ -321,6 +359,23 @@ def _cmd_replay(args) -> int:
             return 1
         print("replay matches the recorded result", file=out)
     return _write_media(record, args, out)
+
+
+# ---------------------------------------------------------------------------- serve
+def _cmd_serve(args) -> int:
+    try:
+        from .viz.server import serve
+    except ImportError as e:  # starlette / uvicorn are core dependencies; a broken install says which is missing
+        print(f"polyenv serve: {e} (pip install starlette uvicorn wsproto)", file=sys.stderr)
+        return 1
+    try:
+        serve(args.host, args.port, args.save_dir)
+    except OSError as e:
+        print(f"polyenv serve: error: cannot listen on {args.host}:{args.port}: {e.strerror}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # Ctrl+C is how the server is stopped (uvicorn re-raises it after shutting down)
+        pass
+    return 0
 
 
 # ---------------------------------------------------------------------------- bench
@@ -532,13 +587,13 @@ def _names(text: str) -> list[str]:
 
 
 def _bot_list(text: str) -> list[str]:
-    from ._botspec import is_bot
+    from ._botspec import BOT_SYNTAX, is_bot
     from .bots import BOTS
     names = _names(text)
     for b in names:
-        if not is_bot(b):
+        if b != HUMAN and not is_bot(b):
             raise argparse.ArgumentTypeError(f"unknown bot {b!r}; choose from {', '.join(BOTS)} "
-                                             "(or mcts:<simulations>)")
+                                             f"(or {BOT_SYNTAX}), or {HUMAN} to play a seat yourself")
     return names
 
 
@@ -596,8 +651,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--map-size", type=_int_in(4, 40), default=None, help="board side 4..40 (default 11 for 2 "
                       "players, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
     play.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
-                      help="comma-separated bots (random, greedy, mcts, mcts:<simulations>), cycled over the players "
-                       "(default greedy,random)")
+                      help="comma-separated bots (random, greedy, mcts, mcts:<simulations>, az, az:<simulations>), cycled over the players "
+                       "(default greedy,random); human: you play that seat here, from its own view")
     play.add_argument("--tribes", type=_tribe_list, default=None,
                       help="comma-separated tribes (default Bardur,Imperius,Xin-xi,...)")
     play.add_argument("--seed", type=_int_in(0, 2**64 - 1), default=None, help="game seed (default: random, printed)")
@@ -623,9 +678,10 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--mp4", default=None, metavar="OUT.mp4",
                         help='write an MP4 video (needs imageio and imageio-ffmpeg: pip install "polyenv[media]")')
     replay.add_argument("--html", default=None, metavar="OUT.html",
-                        help="write one self-contained HTML page: map per action, slider, play/pause, event log")
-    replay.add_argument("--tile-px", type=_tile_px, default=32, metavar="PX",
-                        help="pixels per tile of --gif/--mp4/--html (default 32)")
+                        help="write one self-contained HTML page: the web app's viewer with the game (slider, "
+                        "play/pause, event log, legend)")
+    replay.add_argument("--tile-px", type=_tile_px, default=None, metavar="PX",
+                        help="pixels per tile of --gif/--mp4 (default 32) and --html (default: scaled to the window)")
     replay.add_argument("--frames", choices=("turn", "action", "round"), default="turn",
                         help="--gif/--mp4: one frame per turn (default; 'round' is the same) or per action")
     replay.add_argument("--fps", type=_positive_float, default=2.0, help="--gif/--mp4 frames per second (default 2)")
@@ -645,8 +701,16 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--cycles", type=_int_in(1), default=200,
                        help="num_cycles of api_test / seed_test (default 200)")
 
+    serve = sub.add_parser("serve", help="a local web app to play against the bots and watch games in a browser")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_int_in(1, 65535), default=8765, help="port (default 8765)")
+    serve.add_argument("--save-dir", default="polyenv-games", metavar="DIR",
+                       help="folder of the game records written on request and when a game ends (default polyenv-games)")
+
     from .cli_tournament import add_parser as add_tournament  # self-contained subcommand (cli_tournament.py)
     add_tournament(sub)
+    from .cli_train import add_parser as add_train  # self-contained subcommand (cli_train.py)
+    add_train(sub)
     return parser
 
 
@@ -681,7 +745,8 @@ def _run(argv) -> int:
     try:
         if getattr(args, "handler", None) is not None:  # subcommands defined in their own modules
             return args.handler(args)
-        return {"play": _cmd_play, "replay": _cmd_replay, "bench": _cmd_bench, "check": _cmd_check}[args.command](args)
+        return {"play": _cmd_play, "replay": _cmd_replay, "bench": _cmd_bench, "check": _cmd_check,
+                "serve": _cmd_serve}[args.command](args)
     except ValueError as e:
         print(f"polyenv {args.command}: error: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2

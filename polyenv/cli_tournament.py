@@ -26,7 +26,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     """Adds the ``tournament`` subcommand to the ``polyenv`` subparsers ``sub``."""
     p = sub.add_parser("tournament", help="rate bots and checkpoints (OpenSkill) in many native games")
     p.add_argument("--players", required=True,
-                   help="comma-separated players: bot names (random, greedy, mcts:200, ...) or checkpoint files")
+                   help="comma-separated players: bot names (random, greedy, mcts:200, az, az:64@weights.paz, ...) "
+                        "or checkpoint files")
     p.add_argument("--games", type=int, default=100, help="total games (default 100)")
     p.add_argument("--players-per-game", type=int, default=2, help="seats per game, 2..16 (default 2)")
     p.add_argument("--map-size", type=int, default=11, help="board side (default 11)")
@@ -36,7 +37,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--max-actions", type=int, default=None,
                    help="action-row capacity (default: the checkpoints', else 256)")
     p.add_argument("--max-turns", type=int, default=None, help="turn limit (default: the capitals mode's 50)")
-    p.add_argument("--full-observability", action="store_true", help="play without fog of war")
+    p.add_argument("--full-observability", action="store_true", help="play without fog of war (default: fog on)")
     p.add_argument("--out", default="tournament", help="directory for win_matrix.csv and ratings.png")
     java = p.add_argument_group("Java Tribes agents (java:MCTS, java:RHEA:fm=1000, ...)")
     java.add_argument("--tribes", default=None, help="a Tribes checkout (git directory or source tree)")
@@ -61,7 +62,7 @@ def run(args) -> int:
     """Runs the subcommand; returns the exit code (2 with a one-line message on bad arguments)."""
     from .evaluation import tournament
     players = [p for p in args.players.split(",") if p.strip()]
-    if any(os.path.isfile(p.strip()) for p in players):
+    if any(os.path.isfile(p.strip()) and not p.strip().endswith(".paz") for p in players):
         import torch
         torch.set_num_threads(1)   # checkpoint batches are small; the cores belong to the game workers
     try:

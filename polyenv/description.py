@@ -34,6 +34,7 @@ __all__ = ["GameDescription", "game_description", "MIN_PLAYERS", "MAX_PLAYERS", 
 GameDescription = _core.GameDescription
 #: The engine's one player-count rule: a game has MIN_PLAYERS..MAX_PLAYERS players.
 MIN_PLAYERS: int = _core.MIN_PLAYERS
+#: The most players a game may have (16).
 MAX_PLAYERS: int = _core.MAX_PLAYERS
 #: The action rows a description assumes when none are given (the environments' default ``max_actions``).
 DEFAULT_MAX_ACTIONS = 512
@@ -56,7 +57,9 @@ def game_description(map_size: int | None = None, players: int | Sequence | None
             tribes; None: two players, or the level's tribes.
         level: a Tribes CSV level (path or text): it is parsed and checked as a
             game would check it, not played.
-        mode, max_turns, full_observability: as :class:`polyenv.GameEnv`.
+        mode: ``"capitals"`` (default) or ``"score"``.
+        max_turns: overrides the mode's turn limit.
+        full_observability: ``False`` (default) plays with fog of war.
         max_actions: the padded action rows of an observation (>= 1).
 
     Raises ValueError for any configuration a game would refuse (except a

@@ -72,12 +72,17 @@ class _Player:
 
 
 def parse_player(spec: str) -> _Player:
-    """A player spec: an existing checkpoint path, a bot name of :data:`polyenv.bots.BOTS`
-    optionally followed by ``:argument`` (``"mcts:200"``, ``"mcts:ms=40"``), or a Java Tribes agent
-    (``"java:MCTS"``, :mod:`polyenv.java.crossplay`). ValueError otherwise."""
+    """A player spec: an existing checkpoint path (an ``.paz`` az weight file plays as ``"az@<file>"``),
+    a bot name of :data:`polyenv.bots.BOTS` optionally followed by ``:argument`` (``"mcts:200"``,
+    ``"mcts:ms=40"``, ``"az:64@weights.paz"``), or a Java Tribes agent (``"java:MCTS"``,
+    :mod:`polyenv.java.crossplay`). ValueError otherwise."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"player must be a non-empty string, got {spec!r}")
     spec = spec.strip()
+    if os.path.isfile(spec) and spec.endswith(".paz"):
+        return parse_player(f"az@{spec}")  # an az weight file: the az bot with those weights
+    if os.path.isfile(spec) and spec.endswith(".paz"):
+        return parse_player(f"az@{spec}")  # an az weight file: the az bot with those weights
     if os.path.isfile(spec):
         from .vector.pointer_net import load_checkpoint
         return _Player(spec, "checkpoint", model=load_checkpoint(spec))
@@ -86,13 +91,13 @@ def parse_player(spec: str) -> _Player:
         return _Player(spec, "java", model=crossplay.parse_java_agent(spec))
     if crossplay.parse_timed_mcts(spec) is not None:
         return _Player(spec, "timed", bot="mcts")
-    name = spec.partition(":")[0]
+    name = spec.partition(":")[0].partition("@")[0]
     if name not in _bots.BOTS:
         raise ValueError(f"unknown player {spec!r}: not a file, not a bot ({', '.join(_bots.BOTS)}) and not a "
                          "Java agent (java:NAME)")
     if name == "random" and spec != "random":
         raise ValueError(f"the random bot takes no argument, got {spec!r}")
-    _bots.parse_bot(spec)  # mcts:<simulations> within its range
+    _bots.parse_bot(spec)  # the bot's own checks (a budget, an az weight file that loads)
     return _Player(spec, "bot", bot=name)
 
 
@@ -472,6 +477,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     seed = _v.seed(seed)
     max_actions = _v.integer(max_actions, "max_actions", 1, allow_none=True)
     max_turns = _v.integer(max_turns, "max_turns", 1, 10_000, allow_none=True)
+    full_observability = _v.boolean(full_observability, "full_observability")
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
     if format == "swiss" and per_game != 2:

@@ -88,6 +88,7 @@ _TILE_SCALED = [("building_level", _BUILDING_LEVEL, 5, 0, 1), ("city_level", _CI
 _TILE_OWN_CITY = [("city_population", _CITY_POPULATION), ("city_production", _CITY_PRODUCTION)]
 _TILE_RELATIVE = [("territory_city", _TERRITORY_CITY), ("home_city", _HOME_CITY)]
 
+#: The names of the 89 flat features of one tile, in order.
 FLAT_TILE_FEATURE_NAMES: tuple[str, ...] = tuple(
     [n for n, _, _ in _TILE_EQUAL] + [n for n, _ in _TILE_OTHER] + [n for n, _, _ in _TILE_BITS]
     + [n for n, *_ in _TILE_SCALED] + [n for n, _ in _TILE_OWN_CITY]
@@ -95,11 +96,13 @@ FLAT_TILE_FEATURE_NAMES: tuple[str, ...] = tuple(
 
 # (name, state column, divisor): clip(value / divisor, 0, 1).
 _STATE_SCALED = [("stars", _STARS, 100), ("units", _UNITS, 20), ("cities", _CITIES, 10), ("income", _INCOME, 50)]
+#: The names of the 27 flat scalar features, in order.
 FLAT_STATE_FEATURE_NAMES: tuple[str, ...] = tuple(
     ["turn_progress", "my_turn", "current_player_relative", "game_over", "won", "lost"]
     + [n for n, _, _ in _STATE_SCALED] + ["pending_level_up"]
     + [f"upgrade_a_{n}" for n in LEVEL_UP_REWARDS] + [f"upgrade_b_{n}" for n in LEVEL_UP_REWARDS])
 
+#: The names of the 42 flat features of one action row, in order.
 FLAT_ACTION_FEATURE_NAMES: tuple[str, ...] = tuple(
     [f"kind_{n}" for n in ACTION_KINDS]
     + [f"{w}_{a}" for w in ("source", "target", "city") for a in ("x", "y", "present")]

@@ -74,14 +74,16 @@ class GameEnv:
     def blank(cls, map_size: int, players: Sequence, terrain: str = "plain", seed: int = 0,
               mode: str = "capitals", max_turns: int | None = None, revealed: bool = True,
               full_observability: bool = False) -> "GameEnv":
-        """A scenario board: every tile ``terrain``, no cities, units or resources.
+        """A scenario board of ``map_size`` × ``map_size`` tiles for ``players`` (tribes in turn order):
+        every tile ``terrain``, no cities, units or resources.
 
         Every tile is revealed to every player (``revealed=False``: none is; use
         ``reveal``), the turn is 1, every player has 0 stars and ``auto_end_turn``
         is off. ``full_observability=True`` turns fog off as in a fully observable
         game (every tile stays visible whatever happens; needs ``revealed=True``).
         Build the scenario with the edit methods (``place_city``, ``place_unit``,
-        ``set_population``, ``set_building``, ...), then play it with ``step``.
+        ``set_population``, ``set_building``, ...), then play it with ``step``. ``seed`` seeds
+        the game's random rules; ``mode`` and ``max_turns`` are as for the constructor.
         """
         tribes = [tribe_code(p) for p in _sequence(players, "players")]
         map_size = _v.integer(map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
@@ -102,11 +104,13 @@ class GameEnv:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "GameEnv":
-        """Restores a game saved by ``to_bytes()`` (exact round trip of the state).
+        """Restores a game from ``data``, bytes saved by ``to_bytes()`` (exact round trip of the state).
 
-        Every range and invariant is checked; a bad state raises ValueError. The
-        event journal is not part of the bytes: the restored game starts an empty
-        one (pickle, ``copy.deepcopy`` and ``clone()`` keep it).
+        Every range and invariant is checked; a bad state raises ValueError. Every
+        counter must leave room for the rest of the game (docs/gameenv_api.md): a
+        counter no game could reach before its end is rejected, naming the field.
+        The event journal is not part of the bytes: the restored game starts an
+        empty one (pickle, ``copy.deepcopy`` and ``clone()`` keep it).
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise ValueError("from_bytes expects bytes")
@@ -199,7 +203,7 @@ class GameEnv:
         return self._game.is_legal(_action_id(action_id))
 
     def step(self, action_id: int) -> None:
-        """Applies a legal action. Raises ValueError (and changes nothing) otherwise."""
+        """Applies the legal action ``action_id`` (an int). Raises ValueError (and changes nothing) otherwise."""
         self._game.step(_v.integer(action_id, "action id", -(2**31)))
 
     def playout(self, policy: str = "random", max_actions: int | None = None, seed: int | None = None,
@@ -208,7 +212,8 @@ class GameEnv:
 
         ``policy="random"`` picks uniformly among the legal actions (the full legal
         list is rebuilt after every action). ``record_events=False`` skips the
-        event journal. Returns the number of actions applied.
+        event journal. ``seed`` seeds the choices (None: the current ``state_id``).
+        Returns the number of actions applied.
         """
         if policy != "random":
             raise ValueError(f"policy must be 'random', got {policy!r}")
@@ -219,7 +224,11 @@ class GameEnv:
     def action_id(self, kind: str, source=None, target=None, arg=None) -> int:
         """The stable id of an action named by its kind (it may be illegal now).
 
-        See docs/gameenv_api.md for the arguments of each kind; tiles are indices
+        ``kind`` is one of ``polyenv.ACTION_KINDS``; ``source`` (the acting unit's or city's tile),
+        ``target`` (a tile, or a relative player for declare_war / send_stars) and ``arg`` (a tech,
+        unit type, building, level-up reward or star amount) as the kind needs them.
+
+        The GameEnv page of the documentation lists the arguments of each kind; tiles are indices
         or (x, y) pairs, techs / unit types / buildings are names or ints.
         """
         if kind not in _KINDS:
@@ -262,25 +271,26 @@ class GameEnv:
         raise _v.ArgumentTypeError(f"level_up needs arg = 0, 1 or a pending reward name, got {arg!r}")
 
     def describe_action(self, action_id: int) -> str:
-        """A human-readable description of an action id in the current position."""
+        """A human-readable description of ``action_id`` in the current position."""
         return self._game.describe_action(_action_id(action_id))
 
     def decode_action(self, action_id: int) -> dict:
-        """The parts of an action id: block, source, target, arg, amount."""
+        """The parts of ``action_id``: a dict of block, source, target, arg, amount (ints, -1 unused)."""
         block, source, target, arg, amount = self._game.decode_action(_action_id(action_id))
         return dict(block=block, source=source, target=target, arg=arg, amount=amount)
 
     # ------------------------------------------------------------------ observation
     def observe(self, player: int | None = None, max_actions: int | None = None,
                 include_combat_preview: bool = False) -> dict:
-        """The seed-000 fields of one game for ``player`` (default: the current player).
+        """The observation fields of one game for ``player`` (default: the current player).
 
         Returns map_tokens int32 [tiles, 23], state int32 [11], action_id int32
         [A], action_features int32 [A, 17], action_arg_mask uint8 [A, 12],
         action_mask uint8 [A], and the counts legal_action_count,
         total_legal_action_count, action_truncated. A is the number of legal
         actions, or ``max_actions`` (padded / truncated like VectorGameEnv).
-        Other players' observations have no action rows.
+        Other players' observations have no action rows. ``include_combat_preview=True``
+        fills the damage_dealt / damage_received columns (-1 otherwise).
         """
         p = self.current_player if player is None else _v.integer(player, "player")
         a = -1 if max_actions is None else _v.integer(max_actions, "max_actions", 1)
@@ -306,7 +316,7 @@ class GameEnv:
         return self._game.full_map()
 
     def render(self, mode: str = "text", player: int | None = None):
-        """The board: ``"text"`` or ``"ansi"`` (coloured) -> str, ``"rgb_array"`` -> uint8 [H, W, 3].
+        """The board in ``mode`` ``"text"`` or ``"ansi"`` (coloured) -> str, ``"rgb_array"`` -> uint8 [H, W, 3].
 
         No fog unless ``player`` is given (then that player's view). One renderer
         (polyenv/render.py) serves every API.
@@ -363,7 +373,9 @@ class GameEnv:
         return self._game.income(_v.integer(player, "player"))
 
     def combat_preview(self, attacker_tile, target_tile) -> dict:
-        """Damage of an attack now: dealt, retaliation, kills, counter."""
+        """The outcome of the unit on ``attacker_tile`` attacking the unit on ``target_tile`` now
+        (nothing is played): a dict of dealt, retaliation (HP), kills (the target dies) and counter
+        (the target strikes back). ValueError without a unit on either tile."""
         n = self.map_size
         attacker, target = tile_index(attacker_tile, n), tile_index(target_tile, n)
         if self._game.unit_at(attacker) is None:
@@ -390,7 +402,9 @@ class GameEnv:
 
     def place_unit(self, player: int, unit_type, tile, hp: int | None = None, veteran: bool = False, kills: int = 0,
                    status: str = "fresh", carried="warrior") -> None:
-        """Places a unit; boats carry ``carried``. Supported by no city unless one of the player's cities is there."""
+        """Places a unit of ``player``: ``unit_type`` (name or code) on ``tile``, with ``hp`` (None:
+        full), the ``veteran`` flag, ``kills`` and ``status`` (a ``polyenv.UNIT_STATUSES`` name);
+        boats carry ``carried``. Supported by no city unless one of the player's cities is there."""
         self._game.place_unit(_v.integer(player, "player"), code(unit_type, UNIT_TYPES, "unit type"),
                               tile_index(tile, self.map_size), -1 if hp is None else _v.integer(hp, "hp", 1),
                               _v.boolean(veteran, "veteran"), _v.integer(kills, "kills", 0, 255),
@@ -398,7 +412,8 @@ class GameEnv:
 
     def place_city(self, player: int, tile, level: int = 1, population: int = 0, walls: bool = False,
                    capital: bool = False) -> None:
-        """Founds a city (it claims its radius-1 unowned tiles, +100 and +20 per tile score)."""
+        """Founds a city of ``player`` on ``tile`` at ``level`` with ``population``, ``walls`` and the
+        ``capital`` flag (it claims its radius-1 unowned tiles: +100 and +20 per tile score)."""
         self._game.place_city(_v.integer(player, "player"), tile_index(tile, self.map_size),
                               _v.integer(level, "level", 1, 100), _v.integer(population, "population", -100, 1000),
                               _v.boolean(walls, "walls"), _v.boolean(capital, "capital"))
@@ -432,7 +447,7 @@ class GameEnv:
         self._game.grant_tech(_v.integer(player, "player"), code(tech, TECHS, "tech"))
 
     def set_stars(self, player: int, n: int) -> None:
-        """Sets ``player``'s stars."""
+        """Sets ``player``'s stars to ``n`` (0 .. ``polyenv.MAX_STARS``)."""
         self._game.set_stars(_v.integer(player, "player"), _v.integer(n, "stars", -(2**31)))
 
     def reveal(self, player: int, tiles: Iterable | None = None) -> None:

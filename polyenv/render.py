@@ -189,7 +189,8 @@ _RESET = "\x1b[0m"
 
 def render_ansi(tokens: np.ndarray, map_size: int, observer: int = 0, num_players: int = 16, header: str = "",
                 names=None) -> str:
-    """A coloured terminal map (xterm-256 colour escapes), one line per board row.
+    """A coloured terminal map (xterm-256 colour escapes) of ``tokens`` (int32 [map_size², 23], seen by
+    ``observer`` in a game of ``num_players``) under ``header``, one line per board row.
 
     Each tile is four characters on its terrain colour: the city level digit on
     the city owner's colour (or the terrain glyph, in the territory owner's
@@ -256,7 +257,8 @@ def _blit_glyph(img: np.ndarray, ch: str, top: int, left: int, scale: int, color
 
 def render_rgb(tokens: np.ndarray, map_size: int, observer: int = 0, num_players: int = 16,
                tile_px: int = 24) -> np.ndarray:
-    """The map as an RGB image, ``uint8 [map_size * tile_px, map_size * tile_px, 3]``.
+    """The map tokens ``tokens`` (int32 [map_size², 23], seen by ``observer`` in a game of
+    ``num_players``) as an RGB image, ``uint8 [map_size * tile_px, map_size * tile_px, 3]``.
 
     Terrain colours (``TERRAIN_COLORS``); owned tiles are tinted towards their
     owner's colour (``PLAYER_COLORS``, absolute players) with a border where the
@@ -410,7 +412,8 @@ def text_width(text: str, scale: int = 1) -> int:
 
 def render_header(width: int, lines: list, scale: int = 1) -> np.ndarray:
     """A dark strip ``uint8 [H, width, 3]`` of text lines; a line is a list of (text, player or None) items,
-    a player drawing a chip of its colour before its text. Items wrap onto new lines when the width ends."""
+    a player drawing a chip of its colour before its text. Items wrap onto new lines when the width ends;
+    ``scale`` multiplies the glyphs' size."""
     pad, line_h = 3 * scale, 9 * scale
     rows: list[list] = []
     for line in lines:
@@ -436,7 +439,8 @@ def render_header(width: int, lines: list, scale: int = 1) -> np.ndarray:
 
 
 def game_header_lines(game, player: int | None = None) -> list:
-    """The header of a frame: the turn (``GameEnv.turn_number``), who is to move (or the result) and the scores.
+    """The header of a frame of ``game`` (a ``GameEnv``): the turn (``GameEnv.turn_number``), who is to move
+    (or the result) and the scores.
 
     With ``player`` (a player's view) only what that player knows is shown: the
     turn, who is to move, its own score and stars; other players appear by colour.
@@ -457,7 +461,7 @@ def game_header_lines(game, player: int | None = None) -> list:
 
 
 def render_frame(game, player: int | None = None, tile_px: int = 32) -> np.ndarray:
-    """A watchable frame of a ``GameEnv``: the header (:func:`game_header_lines`) over the map at ``tile_px``.
+    """A watchable frame of ``game`` (a ``GameEnv``): the header (:func:`game_header_lines`) over the map at ``tile_px``.
 
     ``player=None`` is the ground truth; a player index that player's fog-of-war view.
     """
@@ -467,7 +471,7 @@ def render_frame(game, player: int | None = None, tile_px: int = 32) -> np.ndarr
 
 
 def save_png(image: np.ndarray, path) -> None:
-    """Writes an RGB ``uint8 [H, W, 3]`` image as a PNG file (zlib only, no Pillow needed)."""
+    """Writes the RGB ``uint8 [H, W, 3]`` ``image`` as a PNG file at ``path`` (zlib only, no Pillow needed)."""
     image = np.ascontiguousarray(image)
     if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"image must be uint8 [H, W, 3], got {image.dtype} {image.shape}")
@@ -488,7 +492,8 @@ RENDER_MODES = ("text", "ansi", "rgb_array")
 
 
 def render(game, mode: str = "text", player: int | None = None, tile_px: int = 24):
-    """Renders a ``GameEnv``: ``"text"`` / ``"ansi"`` -> str, ``"rgb_array"`` -> uint8 [H, W, 3].
+    """Renders ``game`` (a ``GameEnv``) in ``mode`` ``"text"`` / ``"ansi"`` -> str, ``"rgb_array"`` -> uint8
+    [H, W, 3] (``tile_px`` pixels per tile).
 
     ``player=None`` shows the ground truth (no fog); a player index shows that
     player's fog-of-war view. Player colours are absolute in every view.

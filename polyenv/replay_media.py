@@ -1,8 +1,9 @@
 """Watchable replays of a saved game (``polyenv play --save``): GIF / MP4 frames and the position sequence.
 
 ``replay_positions`` re-plays a record and yields the game before every
-action and once at the end; ``write_video`` writes ``render_frame`` images
-through imageio (GIF with Pillow, MP4 with imageio-ffmpeg: the ``media`` extra,
+action and once at the end; ``video_frames`` draws readable frames of it
+(:mod:`polyenv.viz.frames`) and ``write_video`` writes them through imageio
+(GIF with Pillow, MP4 with imageio-ffmpeg: the ``media`` extra,
 ``pip install "polyenv[media]"``; ``missing_video_support`` says what is missing). The HTML page is
 :mod:`polyenv.replay_html`.
 """
@@ -15,7 +16,6 @@ from collections.abc import Iterator
 import numpy as np
 
 from .game_env import GameEnv
-from .render import render_frame
 
 __all__ = ["replay_positions", "video_frames", "write_video", "missing_video_support", "ReplayError"]
 
@@ -46,15 +46,22 @@ def replay_positions(game: GameEnv, actions) -> Iterator[tuple[int, int | None]]
 
 def video_frames(game: GameEnv, actions, every: str = "turn", tile_px: int = 32,
                  player: int | None = None) -> Iterator[np.ndarray]:
-    """``render_frame`` images of a replay: one per turn (``every="turn"``; ``"round"`` is the same) or per
-    action (``"action"``), plus the end."""
+    """Readable frames of a replay (:func:`polyenv.viz.frames.frame`: header with tribes and stats, the
+    board with coordinates, the legend): one per turn (``every="turn"``; ``"round"`` is the same) or per
+    action (``"action"``), plus the end. Each frame's caption is the last action before it (``player``:
+    the last one that player saw)."""
+    from .viz.frames import frame
+    from .viz.view import EventLog, WorldLog
     if every not in ("turn", "round", "action"):
         raise ValueError(f"every must be 'turn' or 'action', got {every!r}")
+    log = WorldLog(game.num_players) if player is None else EventLog(int(player))
     shown = None
-    for _, action in replay_positions(game, actions):
+    for k, action in replay_positions(game, actions):
+        log.update(game)
         if every == "action" or action is None or game.turn != shown:
             shown = game.turn
-            yield render_frame(game, player, tile_px)
+            caption = f"after action {k}: {log.entries[-1]['text']}" if k and log.entries else "the start of the game"
+            yield frame(game, player, tile_px, caption)
 
 
 def _even(frame: np.ndarray) -> np.ndarray:

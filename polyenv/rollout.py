@@ -1,6 +1,6 @@
-"""RolloutBuffer: fixed-length on-policy storage of [T, B] steps of a VectorGameEnv batch (seed 001).
+"""RolloutBuffer: fixed-length on-policy storage of [T, B] steps of a VectorGameEnv batch.
 
-The usage cycle is the seed's: ``add()`` up to ``max_length`` steps, then
+The usage cycle: ``add()`` up to ``max_length`` steps, then
 ``compute_returns(gamma)`` or ``compute_gae(...)``, one gradient update,
 ``clear()``, repeat. Every field is one array allocated (zero-filled) in the
 constructor, shaped ``[max_length, num_envs, ...]``; nothing is allocated per
@@ -143,9 +143,10 @@ class RolloutBuffer:
 
     # ------------------------------------------------------------------ add
     def add(self, batch: Mapping, action, reward, log_prob, done, value=None) -> None:
-        """Copies one step: ``batch[name]`` [B, ...] for every stored field, and the per-step
-        arrays (module docstring). Everything is validated first: a ValueError writes nothing;
-        a full buffer raises :class:`RolloutBufferFullError`."""
+        """Copies one step: ``batch[name]`` [B, ...] for every stored field, ``action`` int64 [B],
+        ``reward`` float32 [B], ``log_prob`` float32 [B], ``done`` uint8 [B] and, with ``value=True``,
+        ``value`` float32 [B]. Everything is validated first: a ValueError writes nothing; a full
+        buffer raises :class:`RolloutBufferFullError`."""
         if not isinstance(batch, Mapping):
             raise ValueError("batch must be a mapping of field name to array")
         B = self._B

@@ -48,8 +48,11 @@ BUILDING_SYMBOLS = "FWLSMGPCTTTT" + "*" * 7
 #: Unit symbols in ``UNIT_TYPES`` order: warrior, rider, defender, swordsman, archer, catapult, knight,
 #: mind bender, boat, ship (B), battleship (S), giant.
 UNIT_SYMBOLS = "wrdsackmbBSG"
+#: The feature symbol of a road.
 ROAD_SYMBOL = "+"
+#: The cell of an unexplored tile.
 FOG_CELL = " ?? "
+#: Characters per tile cell.
 CELL_WIDTH = 4
 _TILE_LAYOUT = ("tile: ground or city owner | city level, building, resource or road | unit | unit owner",
                 f"  e.g. A3wB: A's level-3 city with B's warrior on it; .p: plain with crops; {FOG_CELL.strip()}: "

@@ -4,7 +4,7 @@ This module is a thin layer over the native ``polyenv._core.VectorEnv``: it
 converts names and lenient inputs, and documents the API. Every call runs in
 C++ with the GIL released; nothing here loops over environments or rows.
 
-Batch (seed 000 layout; B rows, tiles = map_size**2, Amax = max_actions,
+Batch (B rows, tiles = map_size**2, Amax = max_actions,
 K = visible_event_history):
 
 =============================  =======  ===================  =========================================
@@ -48,7 +48,7 @@ import numpy as np
 
 from . import _core
 from . import _validate as _v
-from ._botspec import is_bot, parse_bot
+from ._botspec import BOT_SYNTAX, is_bot, parse_bot
 from ._known_buffers import KnownBuffers
 from ._names import mode_code, tribe_code
 
@@ -149,10 +149,10 @@ class VectorGameEnv:
         full_observability: False (default) plays with fog of war.
         keep_terminal_observation: also return ``final_*`` keys (module docstring).
         opponent: None (self-play: every seat acts through the rows), ``"random"``,
-            ``"greedy"`` or ``"mcts"`` / ``"mcts:<simulations>"``: the built-in bot plays every
+            ``"greedy"``, ``"mcts"`` / ``"mcts:<simulations>"`` or ``"az"`` / ``"az:<simulations>"``: the built-in bot plays every
             seat not in ``learner_seats`` natively, inside the same call, so rows show only learners' turns.
         learner_seats: seats played through the rows when ``opponent`` is set (default ``(0,)``).
-        reward: ``"terminal"`` (default, the seed-000 reward) or ``"score_delta"`` (below).
+        reward: ``"terminal"`` (default: the game result alone) or ``"score_delta"`` (below).
 
     Rewards: ``reward`` is +1 when the row's action ended the game with a win for
     the player who took it, -1 when it ended in that player's loss, 0 otherwise.
@@ -206,12 +206,12 @@ class VectorGameEnv:
         if opponent is None:
             if learner_seats is not None:
                 raise ValueError("learner_seats needs an opponent ('random' or 'greedy')")
-            bot, seats, simulations = -1, [], 1
+            bot, seats, simulations, model = -1, [], 1, -1
         else:
             if not is_bot(opponent):
                 raise ValueError(f"opponent must be None or one of {', '.join(map(repr, _BOTS))} "
-                                 f"(or 'mcts:<simulations>'), got {opponent!r}")
-            bot, simulations = parse_bot(opponent)
+                                 f"(or {BOT_SYNTAX}), got {opponent!r}")
+            bot, simulations, model = parse_bot(opponent)
             seats = [0] if learner_seats is None else [_v.integer(s, "learner seat", 0) for s in learner_seats]
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
@@ -224,7 +224,7 @@ class VectorGameEnv:
         self._native = _core.VectorEnv(num_envs, seed, map_size, tribes, mode_code(mode), limit,
                                        flags["full_observability"], threads, max_actions, flags["auto_reset"], history,
                                        flags["include_combat_preview"], flags["keep_terminal_observation"], bot, seats,
-                                       SCORE_SCALE if reward == "score_delta" else 0.0, simulations)
+                                       SCORE_SCALE if reward == "score_delta" else 0.0, simulations, model)
         self._auto_reset = flags["auto_reset"]
         self._keep_terminal = flags["keep_terminal_observation"]
         self._known = KnownBuffers()
@@ -259,22 +259,22 @@ class VectorGameEnv:
         if self._native.closed:
             raise RuntimeError("this VectorGameEnv is closed")
 
-    def _write_into(self, call, buffers, *args) -> None:
-        """Runs a native ``*_into`` call on the caller's ``buffers``, telling it whether they
-        are the very arrays it wrote before (so still-zero padding rows need no rewrite)."""
+    def _write_into(self, call, buffers, untouched, *args) -> None:
+        """Runs a native ``*_into`` call on the caller's ``buffers``. Every byte is written unless
+        the caller vouches (``buffers_untouched=True``) that nobody wrote into the arrays since this
+        environment did, and they are the very arrays it wrote last (then zeros still in place are
+        not written again)."""
+        untouched = _v.boolean(untouched, "buffers_untouched")
         buffers = _v.buffers(buffers)
-        call(*args, buffers, self._known.knows(buffers))
+        call(*args, buffers, untouched and self._known.knows(buffers))
         self._known.remember(buffers)
 
     def forget_buffers(self) -> None:
-        """Declares that the caller wrote into output arrays between calls.
+        """Declares that output arrays were written into since this environment wrote them.
 
-        The ``*_into`` calls do not rewrite zeros they wrote into the same arrays
-        before and that are still due: the features and arg mask of action rows
-        that stay padding, the map tokens of tiles that stay unexplored. Writing
-        into ``map_tokens``, ``action_features`` or ``action_arg_mask`` yourself
-        voids that: call this method (or pass new arrays) before the next call.
-        (``action_id`` -1 and ``action_mask`` 0 of padding rows are always written.)
+        Only matters with ``buffers_untouched=True``: the next ``*_into`` call
+        writes every byte even then (as it always does without that promise).
+        For owners that hand arrays to code that may write into them now and then.
         """
         self._known.clear()
 
@@ -309,33 +309,46 @@ class VectorGameEnv:
         self._check_open()
         return self._native.reset(None if seed is None else _v.seed(seed), None)
 
-    def reset_into(self, buffers: dict, seed: int | None = None) -> None:
-        """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
+    def reset_into(self, buffers: dict, seed: int | None = None, *, buffers_untouched: bool = False) -> None:
+        """``reset(seed)`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``).
+
+        Every ``*_into`` call writes the whole batch, whatever the arrays hold.
+        ``buffers_untouched=True`` is a promise, for code that owns its arrays and
+        never writes into them: nothing but this environment wrote into
+        ``buffers`` since its previous ``*_into`` call on them. Zeros that call
+        left in place (padding action rows, unexplored tiles) are then not written
+        again, which makes a call faster (the VectorGameEnv page, "Reusable buffers");
+        if the promise is broken those rows keep whatever was written into them.
+        A rejected call (ValueError: not a bool) changes nothing.
+        """
         self._check_open()
-        self._write_into(self._native.reset, buffers, None if seed is None else _v.seed(seed))
+        self._write_into(self._native.reset, buffers, buffers_untouched, None if seed is None else _v.seed(seed))
 
     # ------------------------------------------------------------------ step
     def step(self, action_ids) -> dict:
-        """Applies one action per environment (int array [B]) and returns a fresh batch."""
+        """Applies ``action_ids`` (ints [B], one stable id per environment) and returns a fresh batch."""
         self._check_open()
         return self._native.step(None, _actions(action_ids), None, None)
 
-    def step_into(self, action_ids: np.ndarray, buffers: dict) -> None:
+    def step_into(self, action_ids: np.ndarray, buffers: dict, *, buffers_untouched: bool = False) -> None:
         """``step`` writing into ``buffers``. ``action_ids`` must be an int32 [B] array
-        (any stride: it is copied before the batch is written, so it may view ``buffers``)."""
+        (any stride: it is copied before the batch is written, so it may view ``buffers``).
+        ``buffers_untouched``: see ``reset_into``."""
         self._check_open()
-        self._write_into(self._native.step, buffers, None, action_ids, None)
+        self._write_into(self._native.step, buffers, buffers_untouched, None, action_ids, None)
 
     def step_checked(self, action_ids, state_ids) -> dict:
-        """``step`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
+        """``step(action_ids)`` that first checks every ``state_ids[i]`` (uint64 [B]) against the live
         position of environment i; one stale id raises StaleStateError and changes nothing."""
         self._check_open()
         return self._native.step(None, _actions(action_ids), _state_ids(state_ids), None)
 
-    def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
-        """``step_checked`` writing into ``buffers``; int32 actions, uint64 state ids (any stride)."""
+    def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict, *,
+                          buffers_untouched: bool = False) -> None:
+        """``step_checked`` writing into ``buffers``: ``action_ids`` int32 [B], ``state_ids`` uint64 [B] (any stride).
+        ``buffers_untouched``: see ``reset_into``."""
         self._check_open()
-        self._write_into(self._native.step, buffers, None, action_ids, state_ids)
+        self._write_into(self._native.step, buffers, buffers_untouched, None, action_ids, state_ids)
 
     # ------------------------------------------------------------------ slots
     def observe_slots(self, env_ids) -> dict:
@@ -347,10 +360,11 @@ class VectorGameEnv:
         self._check_open()
         return self._native.observe(_env_ids(env_ids), None)
 
-    def observe_slots_into(self, env_ids, buffers: dict) -> None:
-        """``observe_slots`` writing into ``buffers`` (``slot_batch_spec(len(env_ids))``)."""
+    def observe_slots_into(self, env_ids, buffers: dict, *, buffers_untouched: bool = False) -> None:
+        """``observe_slots`` writing into ``buffers`` (``slot_batch_spec(len(env_ids))``).
+        ``buffers_untouched``: see ``reset_into``."""
         self._check_open()
-        self._write_into(self._native.observe, buffers, _env_ids(env_ids))
+        self._write_into(self._native.observe, buffers, buffers_untouched, _env_ids(env_ids))
 
     def step_slots_checked(self, env_ids, action_ids, state_ids) -> dict:
         """Steps only ``env_ids`` with ``action_ids`` after checking their ``state_ids``
@@ -358,11 +372,13 @@ class VectorGameEnv:
         self._check_open()
         return self._native.step(_env_ids(env_ids), _actions(action_ids), _state_ids(state_ids), None)
 
-    def step_slots_into_checked(self, env_ids, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
-        """``step_slots_checked`` writing into ``buffers``; int32 actions and uint64 state
-        ids (any stride, so ``buffers["state_id"]`` itself may be passed)."""
+    def step_slots_into_checked(self, env_ids, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict, *,
+                                buffers_untouched: bool = False) -> None:
+        """``step_slots_checked`` writing into ``buffers``: ``env_ids`` ints [R], ``action_ids`` int32 [R]
+        and ``state_ids`` uint64 [R] (any stride, so ``buffers["state_id"]`` itself may be passed).
+        ``buffers_untouched``: see ``reset_into``."""
         self._check_open()
-        self._write_into(self._native.step, buffers, _env_ids(env_ids), action_ids, state_ids)
+        self._write_into(self._native.step, buffers, buffers_untouched, _env_ids(env_ids), action_ids, state_ids)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -20,7 +20,7 @@ def play_game(env, seat_bots, seed=0, max_turns=200):
 
 
 def test_bot_names_and_export():
-    assert bots.BOTS == ("random", "greedy", "mcts")
+    assert bots.BOTS == ("random", "greedy", "mcts", "az")
     assert polyenv.bots is bots
     assert "bots" in polyenv.__all__
 

@@ -169,6 +169,9 @@ def test_journal_never_shows_unexplored_tiles(seed, players):
             events, cursors[p] = game.visible_events_numpy(cursors[p], p)
             explored = before[p]
             for f, aff, mask in zip(events["features"], events["affected"], events["affected_mask"]):
+                if f[F["type_id"]] in (KIND["declare_war"], KIND["send_stars"]):  # public, no tile
+                    assert f[F["source_index"]] == -1 and 1 <= f[F["target_index"]] <= players
+                    continue
                 for col in ("source_index", "target_index"):
                     tile = f[F[col]]
                     assert tile == -1 or explored[tile] == 1, (p, col, tile)

@@ -8,9 +8,9 @@ import pytest
 
 from polyenv import GameEnv
 
-# Layout of the version-3 state bytes (csrc/engine/serialize.cpp): a 58-byte header, then
+# Layout of the version-4 state bytes (csrc/engine/serialize.cpp): a 62-byte header, then
 # vectors (uint32 count + raw structs) of tiles (12 bytes), units (20), cities (24), players (68).
-HEADER, TILE, UNIT, CITY, PLAYER = 58, 12, 20, 24, 68
+HEADER, TILE, UNIT, CITY, PLAYER = 62, 12, 20, 24, 68
 NEXT_UID = 30
 
 

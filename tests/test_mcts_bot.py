@@ -9,9 +9,9 @@ from cli_run import run_cli
 
 
 def test_bot_names_with_budget():
-    assert bots.parse_bot("mcts") == (2, bots.DEFAULT_MCTS_SIMULATIONS)
-    assert bots.parse_bot("mcts:800") == (2, 800)
-    assert bots.parse_bot("greedy") == (1, bots.DEFAULT_MCTS_SIMULATIONS)
+    assert bots.parse_bot("mcts") == (2, bots.DEFAULT_MCTS_SIMULATIONS, -1)
+    assert bots.parse_bot("mcts:800") == (2, 800, -1)
+    assert bots.parse_bot("greedy") == (1, bots.DEFAULT_MCTS_SIMULATIONS, -1)
     for bad in ("mcts:", "mcts:0", "mcts:-3", "mcts:1.5", "greedy:10", "alpha", 3, None):
         with pytest.raises(ValueError):
             bots.parse_bot(bad)

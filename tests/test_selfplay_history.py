@@ -16,8 +16,11 @@ TWO = (Bardur, Imperius)
 FOUR = (Bardur, Imperius, Oumaji, XinXi)
 NAMES = polyenv.VISIBLE_ACTION_HISTORY_FEATURE_NAMES
 COL = {name: i for i, name in enumerate(NAMES)}
-# Action blocks without a tile: End Turn, Research, Declare War, Send Stars (no history row).
-NON_WORLD_BLOCKS = (0, 1, 3, 4)
+# Action blocks without a tile and without a history row: End Turn, Research. Declare War and Send
+# Stars have no tile either but are public: every player records them, target_index the target's
+# ownership code.
+NON_WORLD_BLOCKS = (0, 1)
+DIPLOMACY_BLOCKS = (3, 4)
 
 
 def test_feature_names():
@@ -63,6 +66,10 @@ def _play_and_check(players, map_size, num_envs, moves, seed, H):
                     cursors[i][p] = e.visible_events_numpy(cursors[i][p], player=p)[1]
                 if block in NON_WORLD_BLOCKS:
                     continue
+                if block in DIPLOMACY_BLOCKS:  # tgt: the target's code from the actor's view
+                    target = (actor + tgt - 1) % P
+                    expected[i][p].append((kind, -1, (target - p) % P + 1, None))
+                    continue
                 explored = e.observe(player=p)["map_tokens"][:, 0] == 1
                 see_src = p == actor or (src >= 0 and explored[src])
                 see_tgt = p == actor or (tgt >= 0 and explored[tgt])
@@ -82,6 +89,10 @@ def _play_and_check(players, map_size, num_envs, moves, seed, H):
                 for row, (kind, src, tgt, explored) in zip(hist[H - n:], want):
                     assert row[COL["event_type"]] == kind
                     assert row[COL["source_index"]] == src and row[COL["target_index"]] == tgt
+                    if explored is None:  # diplomacy: no tile, no unit, public
+                        assert row[COL["visibility_flags"]] == (1 if row[COL["actor_player"]] == 1 else 0)
+                        rows_checked += 1
+                        continue
                     # Nothing on a tile the observer had not explored when the action happened.
                     for tile, cols in ((src, ("source_unit_type", "source_observed_unit_id")),
                                        (tgt, ("target_unit_type", "target_observed_unit_id"))):
@@ -161,6 +172,9 @@ def test_leaf_history_extends_the_actors_live_history(players, max_nodes):
                     assert n - live_n == len(world)
                     for row, d in zip(hist[H - n + live_n:], world):
                         assert row[COL["visibility_flags"]] & 1 and row[COL["actor_player"]] == 1
+                        if d["block"] in DIPLOMACY_BLOCKS:  # the target's code: its relative seat (arg) + 1
+                            assert row[COL["source_index"]] == -1 and row[COL["target_index"]] == d["arg"] + 1
+                            continue
                         for c, key in (("source_index", "source"), ("target_index", "target")):
                             if d[key] >= 0 and d["block"] not in (6, 2):  # spawn: the city tile is the target
                                 assert row[COL[c]] == d[key]

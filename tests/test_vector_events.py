@@ -4,11 +4,13 @@ opponent option (bots play the non-learner seats natively)."""
 import numpy as np
 import pytest
 
+import polyenv
 from polyenv import Bardur, Imperius, Oumaji, VectorGameEnv
 
 from vector_reference import Reference, assert_batches_equal, assert_lockstep, random_actions
 
 GAME = dict(map_size=8, players=(Bardur, Imperius), max_turns=3)
+DIPLOMACY = (polyenv.ACTION_KINDS.index("declare_war"), polyenv.ACTION_KINDS.index("send_stars"))
 EVENT_KEYS = ("visible_event_features", "visible_event_sequence", "visible_event_action_sequence",
               "visible_event_mask", "visible_event_affected", "visible_event_affected_mask")
 
@@ -71,6 +73,9 @@ def test_events_never_reveal_tiles_the_observer_has_not_explored():
                 if f[r, k, actor] == 1:
                     continue  # the observer's own actions (ownership code 1 = self)
                 foreign += 1
+                if f[r, k, names.index("type_id")] in DIPLOMACY:  # public; target_index is a player
+                    assert f[r, k, src] == -1
+                    continue
                 for col in (src, tgt):
                     if f[r, k, col] >= 0:
                         assert explored[r, f[r, k, col]] == 1

@@ -59,10 +59,7 @@ void resolve_attack(GameState& s, int slot, int target_tile) {
   if (out.kills) {
     change_allegiance(s, attacker_owner, defender_owner, kKillAllegiance);
     Unit& a = s.units[slot];
-    a.kills++;
-    Player& p = s.players[attacker_owner];
-    p.kills++;
-    if (p.kills >= kGateKills) make_monument_available(s, attacker_owner, kGateOfPower);
+    count_kill(s, slot);
     kill_unit(s, target);
     if (kUnits[a.type].melee && push_target_usable(s, attacker_owner, target_tile)) {
       const int land_type = a.type;
@@ -80,9 +77,8 @@ void resolve_attack(GameState& s, int slot, int target_tile) {
     Unit& a = s.units[slot];
     a.hp = int16_t(a.hp - out.retaliation);
     if (a.hp <= 0) {  // the defender gets the kill, and its tribe too (as Tribes' AttackCommand)
-      s.units[target].kills++;
+      count_kill(s, target);
       if (s.units[target].type == kKnight) s.units[target].status = kAttacked;  // Tribes' Unit.addKill (persist)
-      if (++s.players[defender_owner].kills >= kGateKills) make_monument_available(s, defender_owner, kGateOfPower);
       kill_unit(s, slot);
     }
   }

@@ -2,6 +2,7 @@
 // (before/after snapshots of the units involved) and filtering it for an
 // observer. An observer sees an event if it acted, or if it has explored the
 // source or target tile; everything on a tile it has not explored reads -1.
+// End Turn (turn order) and diplomacy (declare war, send stars) are public.
 #include "events.hpp"
 
 #include <algorithm>
@@ -80,6 +81,11 @@ WorldEvent begin_event(const GameState& s, int32_t id) {
       break;
     case kBlockAttack:
     case kBlockMove: e.source_tile = a.source; e.target_tile = a.target; break;
+    case kBlockDeclareWar: e.target_player = int8_t((s.current_player + a.arg) % s.num_players); break;
+    case kBlockSendStars:
+      e.target_player = int8_t((s.current_player + a.arg) % s.num_players);
+      e.stars_sent = int16_t(a.amount);
+      break;
     default: break;
   }
   e.source = snapshot(s, e.source_tile);
@@ -119,6 +125,8 @@ void finish_event(const GameState& s, WorldEvent& e) {
   if (kind == kLevelUpKind) e.flags |= kEventLevelUp;
 }
 
+bool is_diplomacy(int type_id) { return type_id == kDeclareWarKind || type_id == kSendStarsKind; }
+
 bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32_t* f, int32_t* affected,
                     uint8_t* affected_mask) {
   auto sees = [&](int tile) { return tile >= 0 && sees_tile(s, observer, tile); };
@@ -126,8 +134,10 @@ bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32
   const bool see_source = actor || sees(e.source_tile);
   const bool see_target = actor || sees(e.target_tile);
   const bool tileless = e.source_tile < 0 && e.target_tile < 0;
-  // Tribe actions without a tile are private, except End Turn (turn order is public).
-  const bool visible = actor || see_source || see_target || (tileless && e.type_id == kEndTurnKind);
+  // Tribe actions without a tile are private (research), except the public ones: End Turn (turn
+  // order) and diplomacy (events.hpp, is_diplomacy).
+  const bool public_tribe_action = tileless && (e.type_id == kEndTurnKind || is_diplomacy(e.type_id));
+  const bool visible = actor || see_source || see_target || public_tribe_action;
   if (!visible) return false;
   auto alias = [&](const AffectedUnit& u) { return u.uid && u.alias[observer] > 0 ? u.alias[observer] : -1; };
   std::fill(f, f + kEventFeatures, -1);
@@ -138,9 +148,11 @@ bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32
   if (!see_source) f[3] &= ~(kEventSourceKilled | kEventCounter);
   f[4] = see_source ? e.source_tile : -1;
   f[5] = see_target ? e.target_tile : -1;
-  const bool source_visible = see_source || (tileless && e.type_id == kEndTurnKind);
+  const bool source_visible = see_source || public_tribe_action;
   f[9] = source_visible ? owner_code(s, observer, e.actor_player) : -1;
   f[10] = source_visible ? e.actor_tribe : -1;
+  if (e.target_player >= 0) f[5] = owner_code(s, observer, e.target_player);
+  if (e.type_id == kSendStarsKind) f[6] = e.stars_sent;
   if (see_target) {
     f[11] = e.tile_action_kind;
     f[12] = e.building_type;

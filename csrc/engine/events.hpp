@@ -45,6 +45,8 @@ struct WorldEvent {
   int8_t actor_player = -1, actor_tribe = -1;
   int8_t tile_action_kind = -1, building_type = -1, spawn_type = -1;
   int8_t unit_upgrade_kind = -1, upgraded_unit_type = -1;
+  int8_t target_player = -1;      // declare war / send stars: the target tribe (absolute seat)
+  int16_t stars_sent = 0;         // send stars: the amount
   AffectedUnit source;            // the acting unit (uid 0: none)
   AffectedUnit target;            // the unit acted upon (uid 0: none)
   int32_t damage = 0, hp_before = 0, hp_after = 0;  // on the target
@@ -69,6 +71,12 @@ void finish_event(const GameState& s, WorldEvent& e);
 
 // Writes the record `observer` may see: 26 features, up to 9 affected rows of
 // 8 features and their mask. Returns false when the observer saw nothing.
+// Declare war and send stars are public (every player sees them), with the
+// target's ownership code in target_index and, for send stars, the amount in
+// damage: Tribes gives every player the whole diplomacy table (Board.copy
+// copies Diplomacy unfiltered) and every tribe's war and star-sending counts
+// (Tribe.copy keeps nWarsDeclared, nStarsSent and starsSent).
+bool is_diplomacy(int type_id);
 bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32_t* features,
                     int32_t* affected, uint8_t* affected_mask);
 

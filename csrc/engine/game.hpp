@@ -185,6 +185,9 @@ inline bool sees_resource(const Player& p, int resource) {
 // Checks every invariant (cached counters vs recomputed values, tile/unit
 // back-references). Returns an empty string when consistent, else the first problem.
 std::string check_invariants(const GameState& s);
+// The load bounds of the counters whose growth no invariant bounds (counter_limits.hpp): "" or the
+// first one a loaded state exceeds. deserialize checks it with check_invariants.
+std::string check_loadable_counters(const GameState& s);
 // Scores in player order, and the final ranking (best first) per §12.2.
 std::vector<int> ranking(const GameState& s);
 

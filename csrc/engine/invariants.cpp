@@ -3,6 +3,7 @@
 // random-simulation tests and when loading bytes.
 #include <string>
 
+#include "counter_limits.hpp"
 #include "mechanics.hpp"
 
 namespace polyenv {
@@ -10,10 +11,36 @@ namespace polyenv {
 namespace {
 std::string at(const char* what, int i) { return std::string(what) + " " + std::to_string(i) + ": "; }
 bool flag(int v) { return v == 0 || v == 1; }
-// Far above anything a game reaches (a city levels up as soon as population
-// reaches level + 1), far below the int16/int32 limits arithmetic would overflow.
-constexpr int kMaxSanePopulation = 1000, kMaxSaneLevel = 100, kMaxSaneCount = 1000;
-constexpr int kMaxSaneScore = 1'000'000'000;
+// "<field> <value> is above <bound> (<why>)": a counter past its bound (counter_limits.hpp).
+std::string above(const char* field, int64_t value, int64_t bound, const std::string& why) {
+  return std::string(field) + " " + std::to_string(value) + " is above " + std::to_string(bound) + " (" + why + ")";
+}
+
+// The counters bounded by the rounds begun (counter_limits.hpp): "" or the first one above its
+// bound; `load`: the load bounds, else the invariant bounds (one round more).
+std::string check_round_counters(const GameState& s, bool load) {
+  auto bound = [&](int64_t per_round) { return load ? loadable_per_round(s, per_round) : max_per_round(s, per_round); };
+  const int64_t last_tick = load ? loadable_max_tick(s) : max_tick(s);
+  if (s.tick > last_tick) return above("tick", s.tick, last_tick, "the game ends in the round after its turn limit");
+  if (s.turns_played > bound(turns_per_round(s))) {
+    return above("turns_played", s.turns_played, bound(turns_per_round(s)), "one turn per player per round");
+  }
+  for (int p = 0; p < s.num_players; ++p) {
+    const Player& pl = s.players[size_t(p)];
+    if (pl.wars_declared > bound(kOwnTurnsPerRound)) {
+      return at("player", p) + above("wars_declared", pl.wars_declared, bound(kOwnTurnsPerRound), "one per own turn");
+    }
+    if (pl.pacifist_turns > bound(kOwnTurnsPerRound)) {
+      return at("player", p) + above("pacifist_turns", pl.pacifist_turns, bound(kOwnTurnsPerRound),
+                                     "one per own turn");
+    }
+    if (pl.stars_sent > bound(kMaxStarsSentInATurn)) {
+      return at("player", p) + above("stars_sent", pl.stars_sent, bound(kMaxStarsSentInATurn),
+                                     std::to_string(kMaxStarsSentInATurn) + " per own turn");
+    }
+  }
+  return {};
+}
 }  // namespace
 
 std::string check_invariants(const GameState& s) {
@@ -27,6 +54,7 @@ std::string check_invariants(const GameState& s) {
   if (s.tick < 0 || s.turns_played < 0 || s.actions_applied < 0 || s.turn_limit < 0 || s.turn_limit > kMaxTurnLimit) {
     return "turn counters out of range";
   }
+  if (std::string problem = check_round_counters(s, false); !problem.empty()) return problem;
   if (s.next_uid < 1) return "next id out of range";
   if (int(s.units.size()) > tiles || int(s.cities.size()) > tiles) return "more units or cities than tiles";
   if (const int spare = s.explored_words() * 64 - tiles; spare > 0 && !s.full_observability) {
@@ -63,6 +91,10 @@ std::string check_invariants(const GameState& s) {
     if (tile.building_level < 0 || tile.building_level > 5 || tile.road > 1 || tile.road_link > 1 ||
         tile.temple_turns < 0 || tile.pad != 0) {
       return at("tile", t) + "bad building level or road flag";
+    }
+    if (tile.temple_turns >= kTempleTurnsPerLevel) {
+      return at("tile", t) + above("temple_turns", tile.temple_turns, kTempleTurnsPerLevel - 1,
+                                   "a temple levels up every 3 of its owner's turns");
     }
     if (tile.unit < -1 || tile.city < -1) return at("tile", t) + "bad unit or city index";
     if (tile.unit >= 0 && (tile.unit >= int(s.units.size()) || !s.units[tile.unit].alive() ||
@@ -123,7 +155,7 @@ std::string check_invariants(const GameState& s) {
         city.customs_ports < -kMaxSaneLevel || city.customs_ports > kMaxSaneLevel || !flag(city.connected) || city.flags > 7) {
       return at("city", c) + "bad counter or flag";
     }
-    if (city.worth < -kMaxSaneScore || city.worth > kMaxSaneScore) return at("city", c) + "worth out of range";
+    if (city.worth < -kMaxWorldWorth || city.worth > kMaxWorldWorth) return at("city", c) + "worth out of range";
     cities_of[city.owner]++;
     connected_of[city.owner] += city.connected;
   }
@@ -139,10 +171,10 @@ std::string check_invariants(const GameState& s) {
     if (pl.kills < 0 || pl.pacifist_turns < 0 || pl.wars_declared < 0 || pl.units_sighted < 0) {
       return at("player", p) + "negative counter";
     }
-    if (pl.stars_sent_this_turn < 0 || pl.stars_sent_this_turn >= kMaxStarsSentPerTurn + kMaxSendStars || pl.stars_sent < 0) {
+    if (pl.stars_sent_this_turn < 0 || pl.stars_sent_this_turn > kMaxStarsSentInATurn || pl.stars_sent < 0) {
       return at("player", p) + "stars sent out of range";
     }
-    if (pl.score < -kMaxSaneScore || pl.score > kMaxSaneScore) return at("player", p) + "score out of range";
+    if (pl.score < -kMaxScore || pl.score > kMaxScore) return at("player", p) + "score out of range";
     if (pl.num_cities != cities_of[p]) return at("player", p) + "city count is stale";
     if (pl.connected_cities != connected_of[p]) return at("player", p) + "connected city count is stale";
     if (pl.stars < 0 || pl.stars > kMaxStars) return at("player", p) + "stars outside [0, MAX_STARS]";
@@ -161,6 +193,21 @@ std::string check_invariants(const GameState& s) {
     std::vector<uint64_t> expected;
     compute_tile_bits(s, expected);
     if (s.tile_bits != expected) return "tile bitsets are stale";
+  }
+  return {};
+}
+
+std::string check_loadable_counters(const GameState& s) {
+  if (std::string problem = check_round_counters(s, true); !problem.empty()) return problem;
+  const char* why = "the most a game can still add must fit";
+  if (s.next_uid > kMaxLoadedNextUid) return above("next_uid", s.next_uid, kMaxLoadedNextUid, why);
+  if (s.actions_applied > kMaxLoadedActionsApplied) {
+    return above("actions_applied", s.actions_applied, kMaxLoadedActionsApplied, why);
+  }
+  for (int p = 0; p < s.num_players; ++p) {
+    if (s.players[size_t(p)].units_sighted > kMaxLoadedUnitsSighted) {
+      return at("player", p) + above("units_sighted", s.players[size_t(p)].units_sighted, kMaxLoadedUnitsSighted, why);
+    }
   }
   return {};
 }

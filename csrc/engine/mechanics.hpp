@@ -10,8 +10,6 @@
 
 namespace polyenv {
 
-inline constexpr int kMaxTiles = kMaxMapSize * kMaxMapSize;
-
 // ---- §5 status machine
 constexpr bool can_move_from(int type, int status) {
   switch (kUnits[type].pattern) {

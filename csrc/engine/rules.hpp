@@ -11,6 +11,7 @@ inline constexpr int kMinPlayers = 2;
 inline constexpr int kMaxPlayers = 16;
 inline constexpr int kMinMapSize = 4;
 inline constexpr int kMaxMapSize = 40;
+inline constexpr int kMaxTiles = kMaxMapSize * kMaxMapSize;
 
 // ---------------------------------------------------------------- §1.1 terrain
 enum Terrain : int8_t { kPlain = 0, kShallow = 1, kDeep = 2, kMountain = 3, kVillage = 4, kCity = 5, kForest = 6 };

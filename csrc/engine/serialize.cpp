@@ -1,6 +1,7 @@
 // One versioned binary format for to_bytes, pickle, deepcopy and replays.
 // Structs have no padding bytes (state.hpp asserts it), so vectors are
-// written raw; the header is written field by field.
+// written raw; the header is written field by field. Version 4 holds
+// actions_applied in 64 bits; version 3 (32 bits) is still read.
 #include <cstring>
 #include <string>
 
@@ -11,7 +12,8 @@ namespace polyenv {
 namespace {
 
 constexpr uint32_t kMagic = 0x31594C50;  // "PLY1"
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;
+constexpr uint32_t kOldestVersion = 3;  // actions_applied in 32 bits
 
 struct Writer {
   std::string out;
@@ -64,9 +66,10 @@ std::string serialize(const GameState& s) {
 void deserialize(GameState& out, std::string_view bytes) {
   Reader r{bytes};
   if (r.get<uint32_t>() != kMagic) throw InvalidArgument("not a polyenv game state");
-  if (uint32_t v = r.get<uint32_t>(); v != kVersion) {
-    throw InvalidArgument("state format version " + std::to_string(v) + " is not supported (expected " +
-                          std::to_string(kVersion) + ")");
+  const uint32_t version = r.get<uint32_t>();
+  if (version < kOldestVersion || version > kVersion) {
+    throw InvalidArgument("state format version " + std::to_string(version) + " is not supported (expected " +
+                          std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) + ")");
   }
   GameState s;
   s.map_size = r.get<int8_t>(); s.num_players = r.get<int8_t>(); s.mode = r.get<int8_t>();
@@ -74,7 +77,9 @@ void deserialize(GameState& out, std::string_view bytes) {
   s.turn_limit = r.get<int16_t>(); s.num_tiles = r.get<int16_t>();
   s.tick = r.get<int32_t>(); s.turns_played = r.get<int32_t>(); s.current_player = r.get<int8_t>();
   s.game_over = r.get<int8_t>(); s.winner = r.get<int8_t>(); s.pending_city = r.get<int16_t>();
-  s.next_uid = r.get<int32_t>(); s.actions_applied = r.get<int32_t>(); s.road_links = r.get<int32_t>();
+  s.next_uid = r.get<int32_t>();
+  s.actions_applied = version >= 4 ? r.get<int64_t>() : r.get<int32_t>();
+  s.road_links = r.get<int32_t>();
   s.rng.state = r.get<uint64_t>(); s.rng.inc = r.get<uint64_t>();
   if (s.map_size < kMinMapSize || s.map_size > kMaxMapSize || s.num_tiles != s.map_size * s.map_size ||
       s.num_players < 1 || s.num_players > kMaxPlayers) {
@@ -94,6 +99,9 @@ void deserialize(GameState& out, std::string_view bytes) {
   rebuild_tile_bits(s);
   if (std::string problem = check_invariants(s); !problem.empty()) {
     throw InvalidArgument("state bytes are inconsistent: " + problem);
+  }
+  if (std::string problem = check_loadable_counters(s); !problem.empty()) {
+    throw InvalidArgument("state bytes hold a counter too close to its limit: " + problem);
   }
   touch_territory(s);
   out = std::move(s);

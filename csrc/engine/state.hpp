@@ -148,7 +148,7 @@ struct GameState {
   int8_t winner = -1;
   int16_t pending_city = -1;   // city whose level-up reward must be chosen
   int32_t next_uid = 1;
-  int32_t actions_applied = 0;
+  int64_t actions_applied = 0;  // 64 bits: a turn's actions are bounded by stars, not the board
   int32_t road_links = 0;      // tiles with road_link set (0: no road step anywhere)
   // Process-unique stamp, renewed by every change that can alter a unit's reach
   // for the current player (MoveCache). Not part of equality or serialization.

@@ -1,6 +1,10 @@
 #include "world.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <vector>
+
+#include "counter_limits.hpp"
 
 #include "ids.hpp"
 
@@ -364,6 +368,21 @@ int city_capacity(const City& c) { return c.level + 1; }
 void mark_acquired(GameState& s, int city) {
   uint16_t last = 0;
   for (const City& c : s.cities) last = std::max(last, c.acquired);
+  if (last == UINT16_MAX) {
+    // Cities changing hands for thousands of rounds: only the order of the stamps is read
+    // (first_city_of), so renumber them 1, 2, ... in that order (ties by index, as first_city_of).
+    const size_t n = s.cities.size();
+    std::vector<uint16_t> rank(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < n; ++j) {
+        const City& a = s.cities[j];
+        const City& b = s.cities[i];
+        rank[i] = uint16_t(rank[i] + (a.acquired < b.acquired || (a.acquired == b.acquired && j < i)));
+      }
+    }
+    for (size_t i = 0; i < n; ++i) s.cities[i].acquired = uint16_t(rank[i] + 1);
+    last = uint16_t(n);
+  }
   s.cities[city].acquired = uint16_t(last + 1);
 }
 
@@ -373,7 +392,18 @@ int find_pending_city(const GameState& s) {
 
 // ------------------------------------------------------------------ players
 
-void add_score(GameState& s, int player, int delta) { s.players[player].score += delta; }
+void add_score(GameState& s, int player, int delta) {
+  int32_t& score = s.players[player].score;
+  score = int32_t(std::clamp<int64_t>(int64_t(score) + delta, -kMaxScore, kMaxScore));
+}
+
+void count_kill(GameState& s, int slot) {
+  Unit& u = s.units[slot];
+  Player& p = s.players[u.owner];
+  if (u.kills < UINT8_MAX) u.kills++;
+  if (p.kills < INT16_MAX) p.kills++;
+  if (p.kills >= kGateKills) make_monument_available(s, u.owner, kGateOfPower);
+}
 
 void add_city_worth(GameState& s, int city, int delta) {
   s.cities[city].worth += delta;
@@ -454,7 +484,6 @@ void refresh_road_links(GameState& s, int tile) {
 // ------------------------------------------------------------------ trade network
 
 namespace {
-constexpr int kMaxTiles = kMaxMapSize * kMaxMapSize;
 constexpr int kPortWaterLink = 4;
 
 bool network_node(const GameState& s, int player, int t) {

@@ -75,7 +75,10 @@ int first_city_of(const GameState& s, int player, Pred pred) {
 int find_pending_city(const GameState& s);
 
 // ---- players
-void add_score(GameState& s, int player, int delta);
+void add_score(GameState& s, int player, int delta);  // saturates at +-kMaxScore (counter_limits.hpp)
+// A kill by the unit in `slot`: its kills and its tribe's (both saturating: counter_limits.hpp),
+// and the Gate of Power once the tribe has kGateKills.
+void count_kill(GameState& s, int slot);
 void add_city_worth(GameState& s, int city, int delta);  // city worth and owner score
 void gain_stars(GameState& s, int player, int n);          // also checks Emperor's Tomb
 void grant_tech(GameState& s, int player, int tech, bool researched);

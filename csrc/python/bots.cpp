@@ -15,11 +15,7 @@ namespace polyenv::python {
 
 namespace {
 
-BotSpec bot_spec(int bot, int simulations) {
-  const BotSpec spec{bot, simulations};
-  check_bot_spec(spec);
-  return spec;
-}
+BotSpec bot_spec(int bot, int simulations, int model) { return make_bot_spec(bot, simulations, model); }
 
 // The bot's random stream: from `seed`, or (None) from the position itself, so
 // the same position and seed always give the same choice.
@@ -43,24 +39,26 @@ void init_bots(py::module_& m) {
   py::tuple names(kNumPlayers);
   for (int i = 0; i < kNumBots; ++i) names[i] = py::str(kBotNames[i]);
   names[kMctsBot] = py::str(kMctsBotName);
+  names[kAzBot] = py::str(kAzBotName);
   m.attr("BOT_NAMES") = names;
   m.attr("DEFAULT_MCTS_SIMULATIONS") = kDefaultMctsSimulations;
+  m.attr("DEFAULT_AZ_SIMULATIONS") = kDefaultAzSimulations;
   m.attr("DEFAULT_MCTS_ROOT_PRIOR_TEMPERATURE") = kDefaultRootPriorTemperature;
   m.attr("DEFAULT_MCTS_TURN_HORIZON") = kDefaultTurnHorizon;
   m.attr("DEFAULT_MCTS_PRIOR_SCOPE") = kDefaultPriorScope;
   m.attr("DEFAULT_MCTS_PROBE_VISITS") = kDefaultProbeVisits;
 
-  m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
-    const BotSpec kind = bot_spec(bot, simulations);
+  m.def("bot_choose", [](const Game& g, int bot, std::optional<uint64_t> seed, int simulations, int model) { GameLock lock(g);
+    const BotSpec kind = bot_spec(bot, simulations, model);
     check_playing(g);
     py::gil_scoped_release release;
     Rng rng = bot_stream(g.state, seed);
     return player_action(g.state, kind, rng, scratch());
   }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(), py::arg("simulations") = kDefaultMctsSimulations,
-     "The action id the bot would play now (nothing is applied).");
+     py::arg("model") = -1, "The action id the bot would play now (nothing is applied).");
 
-  m.def("bot_play", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
-    const BotSpec kind = bot_spec(bot, simulations);
+  m.def("bot_play", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations, int model) { GameLock lock(g);
+    const BotSpec kind = bot_spec(bot, simulations, model);
     check_playing(g);
     int32_t id;
     {
@@ -72,7 +70,7 @@ void init_bots(py::module_& m) {
     g.touched();
     return id;
   }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(), py::arg("simulations") = kDefaultMctsSimulations,
-     "Chooses and applies one action; returns its id.");
+     py::arg("model") = -1, "Chooses and applies one action; returns its id.");
 
   // Tuning hook (benchmarks): one MCTS decision with every knob, applied to the game.
   m.def("_mcts_play", [](Game& g, int simulations, int eval, double c_puct, int rollout_actions, double scale,
@@ -111,8 +109,33 @@ void init_bots(py::module_& m) {
      py::arg("prior_scope") = kDefaultPriorScope, py::arg("turn_horizon") = kDefaultTurnHorizon,
      py::arg("probe_visits") = kDefaultProbeVisits);
 
-  m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations) { GameLock lock(g);
-    const BotSpec kind = bot_spec(bot, simulations);
+  // Expert data (polyenv.train.expert): the shipped MCTS bot's decision and its root visit count per
+  // legal action (in legal order, as the observation's rows), nothing applied.
+  m.def("_mcts_root_visits", [](const Game& g, int simulations) { GameLock lock(g);
+    const BotSpec kind = bot_spec(kMctsBot, simulations, -1);
+    check_playing(g);
+    PlayerScratch& sc = scratch();
+    int32_t id;
+    {
+      py::gil_scoped_release release;
+      Rng rng = bot_stream(g.state, std::nullopt);
+      id = player_action(g.state, kind, rng, sc);
+    }
+    const int n = legal_actions(g.state, nullptr, 0);
+    auto visits = new_array<int32_t>({n});
+    int32_t* v = visits.mutable_data();
+    std::fill(v, v + n, 0);
+    const SearchTree& t = sc.mcts->tree;
+    if (n == 1 || !t.expanded(0) || t.num_edges(0) != n) {
+      v[0] = 1;  // a forced move: the bot searched nothing
+    } else {
+      for (int k = 0; k < n; ++k) v[k] = t.edge_visits(t.first_edge(0) + k);
+    }
+    return py::make_tuple(id, visits);
+  }, py::arg("game"), py::arg("simulations") = kDefaultMctsSimulations);
+
+  m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations, int model) { GameLock lock(g);
+    const BotSpec kind = bot_spec(bot, simulations, model);
     check_playing(g);
     int applied = 0;
     {
@@ -126,7 +149,7 @@ void init_bots(py::module_& m) {
     if (applied > 0) g.touched();
     return applied;
   }, py::arg("game"), py::arg("bot"), py::arg("seed") = py::none(), py::arg("simulations") = kDefaultMctsSimulations,
-     "Plays the current player's turn to its end (or the game's); returns the number of actions.");
+     py::arg("model") = -1, "Plays the current player's turn to its end (or the game's); returns the number of actions.");
 }
 
 }  // namespace polyenv::python

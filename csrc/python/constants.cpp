@@ -1,5 +1,6 @@
 // Name tables and layout constants exported to Python.
 #include "../encode/encode.hpp"
+#include "../engine/counter_limits.hpp"
 #include "../engine/events.hpp"
 #include "../vector/vector_env.hpp"
 #include "bindings.hpp"
@@ -43,6 +44,12 @@ void init_constants(py::module_& m) {
   m.attr("MAX_PLAYERS") = kMaxPlayers;
   m.attr("MAX_STARS") = kMaxStars;
   m.attr("MAX_VISIBLE_EVENT_HISTORY") = kMaxEventHistory;
+  // The largest values from_bytes accepts for the counters bounded by headroom (counter_limits.hpp).
+  py::dict limits;
+  limits["next_uid"] = kMaxLoadedNextUid;
+  limits["units_sighted"] = kMaxLoadedUnitsSighted;
+  limits["actions_applied"] = kMaxLoadedActionsApplied;
+  m.attr("LOADABLE_COUNTER_LIMITS") = limits;
 
   py::dict unit_stats;
   for (size_t i = 0; i < kUnits.size(); ++i) {
@@ -54,6 +61,26 @@ void init_constants(py::module_& m) {
     unit_stats[py::str(u.name)] = d;
   }
   m.attr("UNIT_STATS") = unit_stats;
+
+  py::dict tech_tree;  // §4: tier and parent of every tech (what a tech-tree view draws)
+  for (const TechInfo& t : kTechs) {
+    py::dict d;
+    d["tier"] = t.tier;
+    d["parent"] = t.parent >= 0 ? py::object(py::str(kTechs[t.parent].name)) : py::object(py::none());
+    tech_tree[py::str(t.name)] = d;
+  }
+  m.attr("TECH_TREE") = tech_tree;
+
+  py::dict event_flags;  // bits of the events' "flags" column
+  event_flags["kill"] = static_cast<int>(kEventKill);
+  event_flags["counter"] = static_cast<int>(kEventCounter);
+  event_flags["source_killed"] = static_cast<int>(kEventSourceKilled);
+  event_flags["capture"] = static_cast<int>(kEventCapture);
+  event_flags["level_up"] = static_cast<int>(kEventLevelUp);
+  event_flags["embark"] = static_cast<int>(kEventEmbark);
+  event_flags["disembark"] = static_cast<int>(kEventDisembark);
+  event_flags["turn_ended"] = static_cast<int>(kEventTurnEnded);
+  m.attr("EVENT_FLAGS") = event_flags;
 }
 
 void init_errors(py::module_& m) {

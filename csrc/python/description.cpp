@@ -120,7 +120,7 @@ void init_description(py::module_& m) {
         out["state"] = reasons(d.state_ranges);
         out["action_features"] = reasons(d.action_feature_ranges);
         return out;
-      }, "{layout: the rule (RULES.md section) or storage type behind each column's range}.")
+      }, "{layout: the rule (a section of the rules, §) or storage type behind each column's range}.")
       .def("__repr__", [](const D& d) {
         return "GameDescription(map_size=" + std::to_string(d.map_size) + ", num_players=" +
                std::to_string(d.num_players) + ", turn_limit=" + std::to_string(d.turn_limit) +

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_core, m) {
   polyenv::python::init_mcts_pool(m);
   polyenv::python::init_selfplay_pool(m);
   polyenv::python::init_play(m);
+  polyenv::python::init_az(m);
 }

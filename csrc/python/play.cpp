@@ -15,9 +15,8 @@
 namespace polyenv::python {
 
 void init_play(py::module_& m) {
-  m.def("bot_play_until", [](Game& g, int bot, int64_t stop_seats, int simulations) { GameLock lock(g);
-    const BotSpec spec{bot, simulations};
-    check_bot_spec(spec);
+  m.def("bot_play_until", [](Game& g, int bot, int64_t stop_seats, int simulations, int model) { GameLock lock(g);
+    const BotSpec spec = make_bot_spec(bot, simulations, model);
     const int players = g.state.num_players;
     if (stop_seats < 0 || stop_seats >= (int64_t(1) << players)) {
       throw InvalidArgument("stop_seats must be a bit set of seats in [0, " + std::to_string(players) + ")");
@@ -32,6 +31,7 @@ void init_play(py::module_& m) {
     if (applied > 0) g.touched();
     return applied;
   }, py::arg("game"), py::arg("bot"), py::arg("stop_seats"), py::arg("simulations") = kDefaultMctsSimulations,
+     py::arg("model") = -1,
      "Plays `bot` for every seat outside the bit set stop_seats until a stop seat is to move or the game ends "
      "(each bot turn's stream derived from its starting position); returns the number of actions applied.");
 

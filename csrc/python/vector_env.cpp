@@ -92,7 +92,8 @@ struct Outputs {
 };
 
 // Allocates (buffers None) or validates the caller's buffers for `rows` rows;
-// `known`: the caller's arrays are the same live objects as in an earlier call.
+// `known`: the caller's arrays are the same live objects this env wrote last and
+// the caller promised (buffers_untouched=True) that nothing wrote into them since.
 Outputs outputs_for(const VectorEnv& env, int rows, const py::object& buffers, bool known) {
   Outputs out;
   if (buffers.is_none()) out.allocate(env.dims(rows));
@@ -128,7 +129,7 @@ void init_vector(py::module_& m) {
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode,
                        int max_turns, bool full_obs, int num_threads, int max_actions, bool auto_reset, int history,
                        bool combat_preview, bool keep_terminal, int opponent, std::vector<int> learner_seats,
-                       double score_reward_scale, int opponent_simulations) {
+                       double score_reward_scale, int opponent_simulations, int opponent_model) {
              VectorConfig cfg;
              cfg.num_envs = num_envs;
              cfg.seed = seed;
@@ -146,6 +147,7 @@ void init_vector(py::module_& m) {
              }
              cfg.score_reward_scale = score_reward_scale;
              cfg.opponent_simulations = opponent_simulations;
+             cfg.opponent_model = opponent_model;
              py::gil_scoped_release release;
              return std::make_unique<VectorEnv>(cfg);
            }),
@@ -153,7 +155,7 @@ void init_vector(py::module_& m) {
            py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
            py::arg("auto_reset"), py::arg("history"), py::arg("combat_preview"), py::arg("keep_terminal"),
            py::arg("opponent"), py::arg("learner_seats"), py::arg("score_reward_scale") = 0.0,
-           py::arg("opponent_simulations") = kDefaultMctsSimulations)
+           py::arg("opponent_simulations") = kDefaultMctsSimulations, py::arg("opponent_model") = -1)
       .def("spec", [](const VectorEnv& env, int rows) {
         if (rows < 0) throw InvalidArgument("rows must be >= 0, got " + std::to_string(rows));
         const BatchDims dims = env.dims(rows);

@@ -274,12 +274,28 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
 
 void check_bot_spec(const BotSpec& spec) {
   if (spec.kind < 0 || spec.kind >= kNumPlayers) throw InvalidArgument("bot code " + std::to_string(spec.kind) + " is unknown");
-  if (spec.kind == kMctsBot && spec.simulations < 1) {
-    throw InvalidArgument("mcts simulations must be >= 1, got " + std::to_string(spec.simulations));
+  if ((spec.kind == kMctsBot || spec.kind == kAzBot) && spec.simulations < 1) {
+    throw InvalidArgument(std::string(spec.kind == kAzBot ? kAzBotName : kMctsBotName) +
+                          " simulations must be >= 1, got " + std::to_string(spec.simulations));
   }
+  if (spec.kind == kAzBot && spec.net == nullptr) throw InvalidArgument("the az bot needs a loaded network");
+}
+
+BotSpec make_bot_spec(int kind, int simulations, int net_index) {
+  BotSpec spec{kind, simulations, nullptr};
+  if (kind == kAzBot) {
+    spec.net = az_net(net_index);
+    if (!spec.net) throw InvalidArgument("no az network is registered at index " + std::to_string(net_index));
+  }
+  check_bot_spec(spec);
+  return spec;
 }
 
 int32_t player_action(const GameState& s, const BotSpec& spec, Rng& rng, PlayerScratch& scratch) {
+  if (spec.kind == kAzBot) {
+    if (!scratch.az) scratch.az = std::make_unique<AzBotScratch>();
+    return az_bot_action(s, *spec.net, spec.simulations, rng, *scratch.az);
+  }
   if (spec.kind != kMctsBot) return bot_action(s, BotKind(spec.kind), rng, scratch.bot);
   if (!scratch.mcts) scratch.mcts = std::make_unique<MctsBotScratch>();
   MctsBotConfig cfg;

@@ -1,5 +1,5 @@
 // mcts_bot.hpp — the native MCTS player and the player dispatch every bot
-// caller uses ("random", "greedy", "mcts[:simulations]").
+// caller uses ("random", "greedy", "mcts[:simulations]", "az[:simulations]").
 //
 // The MCTS player runs `simulations` PUCT descents on a SearchTree rooted in
 // the position (its chance stream reseeded, so it never sees the game's future
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../engine/bots.hpp"
+#include "az_bot.hpp"
 #include "tree.hpp"
 
 namespace polyenv {
@@ -84,10 +85,13 @@ struct MctsBotScratch {
 
 int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBotScratch& scratch);
 
-// A bot as every caller names it: kind plus, for MCTS, its simulation budget.
-inline constexpr int kMctsBot = kNumBots;   // code after the engine's bots
-inline constexpr int kNumPlayers = kNumBots + 1;
+// A bot as every caller names it: kind plus, for MCTS and az, its simulation budget
+// (and for az, its network).
+inline constexpr int kMctsBot = kNumBots;   // codes after the engine's bots
+inline constexpr int kAzBot = kNumBots + 1;
+inline constexpr int kNumPlayers = kNumBots + 2;
 inline constexpr const char* kMctsBotName = "mcts";
+inline constexpr const char* kAzBotName = "az";
 // 2000 with the shipped prior won 154 of 200 games against greedy (800: 141) at about
 // 4.5 ms per decision (docs/mcts_pool.md).
 inline constexpr int kDefaultMctsSimulations = 2000;
@@ -108,17 +112,23 @@ inline constexpr int kDefaultPriorScope = MctsBotConfig::kInherited;
 inline constexpr int kDefaultProbeVisits = 3;
 
 struct BotSpec {
-  int kind = kRandomBot;  // BotKind, or kMctsBot
+  int kind = kRandomBot;  // BotKind, kMctsBot or kAzBot
   int simulations = kDefaultMctsSimulations;
+  const AzNet* net = nullptr;  // kAzBot: its network (az_net(index); never freed)
 };
 
-// Scratch of any player (the MCTS part is allocated on first use).
+// Scratch of any player (the MCTS and az parts are allocated on first use).
 struct PlayerScratch {
   BotScratch bot;
   std::unique_ptr<MctsBotScratch> mcts;
+  std::unique_ptr<AzBotScratch> az;
 };
 
-// Checks a spec (InvalidArgument): a known kind, simulations >= 1.
+// The spec of bot `kind` with `simulations` (MCTS, az) and, for az, the network registered
+// at `net_index` (az_net.hpp). Checked (InvalidArgument): a known kind, simulations >= 1,
+// a registered network for az.
+BotSpec make_bot_spec(int kind, int simulations, int net_index);
+// Checks a spec (InvalidArgument): a known kind, simulations >= 1, az with a network.
 void check_bot_spec(const BotSpec& spec);
 int32_t player_action(const GameState& s, const BotSpec& spec, Rng& rng, PlayerScratch& scratch);
 

@@ -34,6 +34,7 @@ void detail_of(int kind, int32_t& detail, int& column) {
     case kSpawnKind: detail = kDetailUnitType; column = kRSpawn; break;
     case kUpgradeKind: detail = kDetailUnitType; column = kRUpgraded; break;
     case kRecoverKind: case kHealOthersKind: case kMakeVeteranKind: detail = kDetailHp; column = kRSourceHpAfter; break;
+    case kSendStarsKind: detail = kDetailStars; column = kRDamage; break;
     default: break;
   }
 }
@@ -49,8 +50,10 @@ struct RowSink final : EventSink {
 }  // namespace
 
 bool history_row(const GameState& s, const WorldEvent& e, int observer, int32_t* row) {
-  // Actions without a tile (End Turn, research, diplomacy) are not world events.
-  if (e.source_tile < 0 && e.target_tile < 0) return false;
+  // Of the actions without a tile only diplomacy is recorded: End Turn's turn order is in the
+  // state, research is private. (Diplomacy is public: visible_record.)
+  const bool diplomacy = is_diplomacy(e.type_id);
+  if (e.source_tile < 0 && e.target_tile < 0 && !diplomacy) return false;
   std::array<int32_t, kEventFeatures> f;
   std::array<int32_t, kEventAffectedRows * kEventAffectedFeatures> affected;
   std::array<uint8_t, kEventAffectedRows> affected_mask;
@@ -61,8 +64,10 @@ bool history_row(const GameState& s, const WorldEvent& e, int observer, int32_t*
   row[kHEventType] = e.type_id;
   row[kHActorPlayer] = f[kRActor];
   row[kHActorTribe] = f[kRTribe];
-  row[kHVisibility] = (observer == e.actor_player ? kHistOwnAction : 0) | (f[kRSource] >= 0 ? kHistSourceSeen : 0) |
-                      (f[kRTarget] >= 0 ? kHistTargetSeen : 0) | (f[kRFlags] << kHistEventFlagShift);
+  // A diplomacy record's target_index is a player, not a tile: no tile was seen.
+  const bool source_seen = f[kRSource] >= 0, target_seen = !diplomacy && f[kRTarget] >= 0;
+  row[kHVisibility] = (observer == e.actor_player ? kHistOwnAction : 0) | (source_seen ? kHistSourceSeen : 0) |
+                      (target_seen ? kHistTargetSeen : 0) | (f[kRFlags] << kHistEventFlagShift);
   row[kHSourceIndex] = f[kRSource];
   row[kHTargetIndex] = f[kRTarget];
   row[kHSourceUnitType] = f[kRSourceType];

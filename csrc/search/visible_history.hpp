@@ -4,7 +4,9 @@
 // Rows are fog-filtered when the action happens: history_row() keeps only
 // what visible_record() (events.hpp, the engine's one fog rule for events)
 // lets that observer see, and gives no row at all for an unseen action, for
-// End Turn, research, diplomacy and every other action without a tile.
+// End Turn and for research. Diplomacy (declare war, send stars) is public:
+// every player records it, with the target player's ownership code in
+// target_index.
 //
 // Storage is a persistent list per observer: an entry holds its row, the
 // entry before it and the history length, so a history is one int32 head and
@@ -43,6 +45,7 @@ enum HistoryDetail : int32_t {
   kDetailBuilding = 2,  // build: the Building
   kDetailUnitType = 3,  // spawn: the unit type; upgrade: the new unit type
   kDetailHp = 4,        // recover / heal_others / make_veteran: the acting unit's hp after
+  kDetailStars = 5,     // send_stars: the number of stars sent
 };
 
 // The compact row `observer` records for event `e` (s = the state after the

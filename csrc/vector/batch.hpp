@@ -105,8 +105,8 @@ inline FieldSpec field_spec(const BatchDims& d, int field) {
 }
 
 // Where a batch's memory comes from: freshly allocated, or the caller's arrays —
-// new to the environment, or the same live objects as in an earlier call
-// (see buffer_memo.hpp).
+// to be written in full, or the same live objects as in an earlier call that the
+// caller promises nobody wrote into since (see buffer_memo.hpp).
 enum class BufferOrigin : int8_t { kAllocated, kCallerNew, kCallerKnown };
 
 // Raw, row-major pointers of one batch, indexed by BatchField. The final_*

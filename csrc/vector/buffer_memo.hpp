@@ -3,24 +3,28 @@
 // Most bytes of a row are zeros that were already there: padding action rows
 // (about 230 of 256 rows at 11x11 2p; 80 bytes of features and arg mask each)
 // and the map tokens of unexplored tiles (92 bytes each; fog only recedes).
-// When the caller hands back the same live arrays (the Python side checks
-// object identity with weak references: BufferOrigin::kCallerKnown), those
-// zeros need not be written again. A memo records, per buffer set (keyed by
-// the address and size of its map_tokens, action_features and action_arg_mask
-// arrays) and per row, what the last write left zero: the first padding action
-// row (RowMemo::padding_from) and the all-zero tiles (RowMemo::zero_tiles).
+// By default every call writes them all: the caller may have written into its
+// arrays. Only when the caller promises that nothing wrote into them since this
+// env did (VectorGameEnv's `buffers_untouched=True`) and hands back the very
+// arrays it wrote last (the Python side checks object identity with weak
+// references), the view is BufferOrigin::kCallerKnown and those zeros are not
+// written again. A memo records, per buffer set (keyed by the address and size
+// of its map_tokens, action_features and action_arg_mask arrays) and per row,
+// what the last write left zero: the first padding action row
+// (RowMemo::padding_from) and the all-zero tiles (RowMemo::zero_tiles).
 //
 // Safety:
-// - a buffer set the caller did not vouch for (new objects, a different
-//   address or row count) gets a fresh memo: everything is written;
+// - a buffer set the caller did not vouch for (no promise, new objects, a
+//   different address or row count) gets a fresh memo: everything is written,
+//   and the memo then describes what that full write left;
 // - any write of a call that touches a byte another memo describes (a view of
 //   the same memory passed as another buffer set, ...) drops that memo;
 // - a failed call drops every memo (a row may be half written);
 // - action_id (-1) and action_mask (0) of padding rows — the seed-000 padding
-//   contract — are always written, and so is every explored tile; only zeros
-//   the env wrote itself are relied on, assuming the caller does not write into
-//   the arrays between calls (documented; VectorGameEnv.forget_buffers()
-//   declares such a write).
+//   contract — are always written, and so is every explored tile and every
+//   other field; only zeros the env wrote itself are relied on, and only under
+//   the caller's promise (VectorGameEnv.forget_buffers() withdraws it for the
+//   arrays written so far).
 #pragma once
 #include <algorithm>
 #include <array>

@@ -34,6 +34,7 @@ VectorConfig checked(const VectorConfig& cfg) {
   } else {
     if (cfg.opponent >= kNumPlayers) fail("unknown opponent bot " + std::to_string(cfg.opponent));
     if (cfg.opponent_simulations < 1) fail("the opponent's simulations must be >= 1");
+    if (cfg.opponent == kAzBot && !az_net(cfg.opponent_model)) fail("the az opponent needs a registered network");
     if (cfg.learner_seats == 0 || (cfg.learner_seats & ~all) != 0) {
       fail("learner_seats must name seats in [0, " + std::to_string(players) + ")");
     }
@@ -61,6 +62,7 @@ VectorEnv::VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> worker
       pool_(workers ? std::move(workers) : std::make_shared<WorkerPool>(cfg_.num_threads)),
       num_threads_(pool_->num_threads()) {
   cfg_.num_threads = num_threads_;
+  if (cfg_.opponent >= 0) opponent_ = make_bot_spec(cfg_.opponent, cfg_.opponent_simulations, cfg_.opponent_model);
   const int B = cfg_.num_envs;
   num_players_ = int(cfg_.game.tribes.size());
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players_).size();

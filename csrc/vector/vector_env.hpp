@@ -62,7 +62,8 @@ struct VectorConfig {
   bool combat_preview = false;
   bool keep_terminal_observation = false;
   int opponent = -1;            // -1: self-play; else a BotSpec kind playing every non-learner seat
-  int opponent_simulations = kDefaultMctsSimulations;  // the MCTS opponent's budget
+  int opponent_simulations = kDefaultMctsSimulations;  // the MCTS / az opponent's budget
+  int opponent_model = -1;      // the az opponent's network (az_net.hpp registry index)
   uint32_t learner_seats = 0;   // bit per seat played through the rows when opponent >= 0
   double score_reward_scale = 0;  // > 0: reward also pays the actor's score-margin change / scale
 };
@@ -143,6 +144,7 @@ class VectorEnv {
   }
 
   VectorConfig cfg_;
+  BotSpec opponent_;  // the bot playing the non-learner seats (cfg_.opponent >= 0)
   int num_players_ = 0;
   int action_space_size_ = 0;
   uint64_t base_seed_ = 0;

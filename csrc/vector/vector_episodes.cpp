@@ -16,10 +16,9 @@ void VectorEnv::start_episode(Env& e, int env) {
 }
 
 void VectorEnv::play_opponents(Env& e, EventSink* sink) {
-  const BotSpec bot{cfg_.opponent, cfg_.opponent_simulations};
   // Each bot turn draws from a stream derived from its starting position, as polyenv.bots.play_turn does.
   play_until(e.state, cfg_.learner_seats, -1, e.bot_stream, false, sink,
-             [&](const GameState& s, Rng& rng) { return player_action(s, bot, rng, e.bot_scratch); });
+             [&](const GameState& s, Rng& rng) { return player_action(s, opponent_, rng, e.bot_scratch); });
 }
 
 void VectorEnv::process_row(Op op, int row, int env, int32_t action, const BatchView& out, BufferMemos::Memo* memo) {

@@ -11,7 +11,7 @@ obs, reward, terminated, truncated, info = env.step(0)   # 0 = End Turn
 
 The agent plays one seat (``learner_seat``) of a Tribes game simulated by
 :class:`polyenv.GameEnv`; the other seats are played inside ``step`` by the
-``opponent`` (the native ``"random"``, ``"greedy"`` or ``"mcts[:simulations]"`` bot, or a callable
+``opponent`` (the native ``"random"``, ``"greedy"``, ``"mcts[:simulations]"`` or ``"az[:simulations]"`` bot, or a callable
 ``f(game) -> action_id``) until it is the learner's turn again or the game is
 over. ``terminated`` is set when the game ends (capital captured, last tribe
 standing, or the turn limit, decided by score); ``truncated`` only by a
@@ -85,7 +85,7 @@ class TribesEnv(gym.Env):
             None or the levels' size.
         players: None (Bardur vs Imperius, or the levels' tribes), an int 2..16
             (``DEFAULT_TRIBES``), or a sequence of tribes (``polyenv.Bardur``, names).
-        opponent: ``"random"``, ``"greedy"``, ``"mcts"`` / ``"mcts:800"`` (native bots), a callable
+        opponent: ``"random"``, ``"greedy"``, ``"mcts"`` / ``"mcts:800"``, ``"az"`` / ``"az:64"`` (native bots), a callable
             ``f(game: GameEnv) -> action_id`` called for every opponent action
             (it must not modify the game), or None for self-play: the agent plays
             every seat, observations are the player to move's, the reward is for
@@ -140,7 +140,7 @@ class TribesEnv(gym.Env):
                             invalid_action, invalid_action_penalty, info_mode, render_mode,
                             self.metadata["render_modes"])
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
-        self._bot = parse_bot(opponent) if isinstance(opponent, str) else None  # (native code, simulations)
+        self._bot = parse_bot(opponent) if isinstance(opponent, str) else None  # a BotSpec
         self._score_scale = SCORE_SCALE if reward == "score_delta" else 0.0
         self.max_actions, self.level_selection, self.reward_mode = rows, level_selection, reward
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
@@ -232,7 +232,8 @@ class TribesEnv(gym.Env):
         if self.opponent is None:
             return 0
         if self._bot is not None:
-            return _core.bot_play_until(g.native, self._bot[0], 1 << self._seat, self._bot[1])
+            return _core.bot_play_until(g.native, self._bot.code, 1 << self._seat, self._bot.simulations,
+                                        self._bot.model)
         applied = 0
         while not g.game_over and g.current_player != self._seat:
             action = self.opponent(g)

@@ -10,10 +10,15 @@ from ..vector_env import REWARDS
 __all__ = ["ACTION_MODES", "INVALID_ACTIONS", "INFO_MODES", "LEVEL_SELECTIONS", "OBSERVATION_FORMATS", "choice",
            "check_max_actions", "check_tile_px", "check_common_kwargs"]
 
+#: ``action_mode`` values: stable global ids, or rows of the legal actions.
 ACTION_MODES = ("global", "rows")
+#: ``invalid_action`` values: what an action outside the represented legal ones does.
 INVALID_ACTIONS = ("raise", "end_turn", "penalty")
+#: ``info_mode`` values: the fixed info keys, or also readable descriptions and scores.
 INFO_MODES = ("fast", "debug")
+#: ``level_selection`` values: the order in which a level pool is played.
 LEVEL_SELECTIONS = ("round_robin", "seeded_random")
+#: ``observation_format`` values: the native int32 fields, a float32 vector with the mask, the vector alone.
 OBSERVATION_FORMATS = ("dict", "flat", "box")
 
 
@@ -42,7 +47,7 @@ def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, m
                         invalid_action, invalid_action_penalty, info_mode, render_mode, render_modes) -> None:
     """Validates the keyword arguments shared by TribesEnv and TribesVectorEnv (ValueError)."""
     if opponent is not None and not callable(opponent) and not is_bot(opponent):
-        raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', a callable f(game) -> action_id or None, "
+        raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', 'az[:simulations]', a callable f(game) -> action_id or None, "
                          f"got {opponent!r}")
     if opponent is None:
         if learner_seat != 0:

@@ -15,6 +15,7 @@ import sys
 
 __all__ = ["ENV_ID", "register"]
 
+#: The Gymnasium id polyenv registers.
 ENV_ID = "polyenv/Tribes-v0"
 
 

@@ -66,7 +66,7 @@ been played since ``reset``.
 **Native extras** on the raw env (``env.unwrapped`` through the wrappers):
 ``clone_state()`` / ``restore_state(bytes)``, ``legal_actions()``,
 ``describe_action(id)``, ``dense_observation(agent)`` (``GameEnv.observe``:
-the seed-000 fields incl. action rows), and ``game`` (the :class:`GameEnv`).
+every observation field, action rows included), and ``game`` (the :class:`GameEnv`).
 
 **Rendering** (``render_mode``): ``"ansi"`` returns a coloured terminal map,
 ``"rgb_array"`` a ``uint8 [H, N*render_tile_px, 3]`` image (``polyenv.render.render_frame``:

@@ -29,7 +29,9 @@ __all__ = ["build", "VARIANTS", "DRIVER_SOURCES"]
 HERE = Path(__file__).resolve().parent
 DRIVER_DIR = HERE / "src" / "core" / "game"
 HOOKS = DRIVER_DIR / "DiffHooks.java"
+#: The driver's Java sources compiled against Tribes (the test-only hooks apart).
 DRIVER_SOURCES = sorted(p for p in DRIVER_DIR.glob("*.java") if p != HOOKS)
+#: The Tribes builds: as it is (full observability) and its fog build (``PLAY_WITH_FULL_OBS = false``).
 VARIANTS = ("full", "fog")
 
 # The fog build's edits: (file, exact text, replacement). Each must match once, or the build stops.

@@ -60,6 +60,7 @@ class JavaAgent:
     spec: str = ""
 
     def settings_dict(self) -> dict:
+        """The agent's settings (budget, depth, population) as a dict."""
         return dict(self.settings)
 
 
@@ -297,6 +298,7 @@ class CrossplaySession:
         self.warmed: set = set()
 
     def level(self, seed: int, players: int, tribes, map_size: int) -> tuple[str, str]:
+        """Writes polyenv's generated map for ``seed`` as a Tribes level file; (its CSV text, its path)."""
         csv = levels.generated_csv(seed, players, tribes=tribes, map_size=map_size)
         path = os.path.join(self.tmp, f"level-{os.getpid()}.csv")
         Path(path).write_text(csv)
@@ -309,6 +311,7 @@ class CrossplaySession:
             self.warmed.add(agent.spec)
 
     def close(self) -> None:
+        """Ends the session's Java driver process."""
         self.driver.close()
 
     def __enter__(self):

@@ -60,9 +60,11 @@ class Driver:
         return reply
 
     def load(self, path: str, mode: str, seed: int) -> dict:
+        """Loads the level file ``path`` in the Java engine (mode ``capitals`` or ``score``); Java's state."""
         return self.call(f"load {path} {mode.upper()} {int(seed)}")
 
     def step(self, index: int) -> dict:
+        """Plays Java's legal action number ``index``; Java's state after it."""
         return self.call(f"step {int(index)}")
 
     def replay(self, path: str, mode: str, seed: int, indices) -> dict:

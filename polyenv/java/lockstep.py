@@ -26,10 +26,12 @@ from . import canon, known
 
 __all__ = ["LockstepGame", "RUINS", "ruins_outcome", "RESYNCED_FIELDS"]
 
+#: The ruins outcomes by name, as the driver numbers them.
 RUINS = {"giant": 0, "research": 1, "pop_growth": 2, "explorer": 3, "resources": 4}
 
 # Category -> the field kinds (the part after the last '.') it may impose on polyenv.
 _SCORE = {"score", "worth"}
+#: Per known difference, the field kinds re-synchronisation may impose on polyenv (Java's value wins).
 RESYNCED_FIELDS = {
     known.DELIBERATE_TEMPLE_DESTROY: _SCORE,
     known.DELIBERATE_CAPTURE_POINTS: _SCORE,
@@ -98,6 +100,7 @@ class LockstepGame:
 
     @property
     def over(self) -> bool:
+        """Whether the Java game has ended."""
         return bool(self.j["over"])
 
     def _difference(self, field, jv, pv, kind: str, category: str) -> dict:

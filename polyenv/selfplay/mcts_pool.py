@@ -1,4 +1,4 @@
-"""MctsPool: native batched PUCT or Gumbel search over many live games (seed 002's full-information pool).
+"""MctsPool: native batched PUCT or Gumbel search over many live games (full information: trees rooted in the true state).
 
 The pool owns ``num_envs`` live games and one search tree per game in C++;
 the policy/value model lives outside (any framework). One search round is::
@@ -12,7 +12,7 @@ root's action rows, the improved policy and the search's chosen action, and
 ``pool.step_checked(actions, root["state_id"])`` advances the games.
 ``root_selection="gumbel"`` replaces PUCT by Gumbel sequential halving at the
 root; ``reuse_tree=True`` keeps the chosen child's subtree across real moves.
-See ``docs/mcts_pool.md`` for every key and error.
+The MctsPool page of the documentation lists every key and error.
 """
 
 from __future__ import annotations
@@ -29,12 +29,15 @@ from ..vector_env import _actions, _state_ids
 
 __all__ = ["MctsPool", "StaleLeafError", "PendingLeavesError", "ActionOverflowError"]
 
-#: A leaf id that is not pending (unknown, consumed, or invalidated by a step / reset).
 StaleLeafError = _core.StaleLeafError
-#: step() / step_checked() while leaves are pending evaluation.
+StaleLeafError.__doc__ = ("A leaf id that is not pending (unknown, consumed, cancelled, or invalidated by a step or "
+                          "reset); nothing was changed.")
 PendingLeavesError = _core.PendingLeavesError
-#: require_all_actions=True and a position has more legal actions than max_actions.
+PendingLeavesError.__doc__ = ("A step or reset while leaves are pending evaluation: back them up, cancel them or "
+                              "abort the search first; nothing was changed.")
 ActionOverflowError = _core.ActionOverflowError
+ActionOverflowError.__doc__ = ("require_all_actions=True and a position has more legal actions than max_actions "
+                               "(raise max_actions, or allow truncation).")
 
 _MIB = 1024 * 1024
 
@@ -138,10 +141,12 @@ class MctsPool:
     Args:
         num_envs: B, live games (and trees).
         seed: episode k of game i is ``GameEnv(seed=seed + i + k * B)`` (as VectorGameEnv).
-        map_size, players, mode, max_turns, full_observability: the game (as VectorGameEnv).
-            The search reads the authoritative state: exact with ``full_observability=True``.
-            ``map_size`` None: 11, or the levels' size; ``players`` None: (Bardur, Imperius),
-            or every level's own tribes.
+        map_size: board side N; None: 11, or the levels' size.
+        players: tribes in turn order, 2 to 16; None: (Bardur, Imperius), or every level's own tribes.
+        mode: ``"capitals"`` or ``"score"``.
+        max_turns: overrides the mode's turn limit.
+        full_observability: True (default) plays without fog of war: the search reads the true
+            state, which is exact only then (for fog of war use :class:`SelfPlayPool`).
         level: one Tribes CSV level (a path or the text) every episode is played on.
         levels: a level pool (a path, a glob, CSV text, or a list of them): episode k of
             game i is played on ``levels[(i + k * B) % len(levels)]`` with seed ``seed + i + k * B``.
@@ -167,9 +172,10 @@ class MctsPool:
             divides it between the considered actions; backups through the root count).
         max_considered_actions: m, root actions sampled without replacement (Gumbel).
         gumbel_scale: scale of the root's Gumbel noise (0: the prior's top m, deterministic).
-        gumbel_value_scale, gumbel_maxvisit_init: the completed-Q transform
+        gumbel_value_scale: c_scale of the completed-Q transform
             ``(gumbel_maxvisit_init + max N) * gumbel_value_scale * rescaled Q`` (also used for
             ``root_policy``'s ``improved_policy`` under PUCT).
+        gumbel_maxvisit_init: c_visit of that transform.
         reuse_tree: after a real move, the chosen child's subtree becomes the next root when
             it was expanded and its position equals the game's (a move with chance may differ);
             otherwise a fresh root. Budgets still hold; a reset or a new episode starts fresh.
@@ -267,17 +273,19 @@ class MctsPool:
 
     # ------------------------------------------------------------------ live games
     def reset(self, seed: int | None = None) -> dict:
-        """Starts a new episode in every game (new roots, pending leaves dropped); returns the live batch."""
+        """Starts a new episode in every game (new roots, pending leaves dropped); returns the live batch.
+
+        ``seed`` restarts the seed sequence (game i plays ``seed + i``); None continues it."""
         self._check_open()
         return self._native.reset(None if seed is None else _v.seed(seed), None)
 
     def reset_into(self, buffers: dict, seed: int | None = None) -> None:
-        """``reset`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
+        """``reset(seed)`` writing into caller-owned ``buffers`` (exactly ``batch_spec()``)."""
         self._check_open()
         self._native.reset(None if seed is None else _v.seed(seed), buffers)
 
     def step(self, action_ids) -> dict:
-        """Applies one action per game (int [B]); illegal ids give ``action_valid=0`` and change nothing.
+        """Applies ``action_ids`` (ints [B], one per game); illegal ids give ``action_valid=0`` and change nothing.
 
         Raises PendingLeavesError while leaves are pending (cancel or back them up first).
         """
@@ -285,7 +293,8 @@ class MctsPool:
         return self._native.step(_actions(action_ids), None, None)
 
     def step_checked(self, action_ids, state_ids) -> dict:
-        """``step`` after checking every game's ``state_ids`` entry is its live state id (else StaleStateError)."""
+        """``step(action_ids)`` after checking every game's ``state_ids`` entry (uint64 [B]) is its live
+        state id (else StaleStateError)."""
         self._check_open()
         return self._native.step(_actions(action_ids), _state_ids(state_ids), None)
 
@@ -301,7 +310,7 @@ class MctsPool:
         self._native.step(action_ids, None, buffers)
 
     def step_into_checked(self, action_ids: np.ndarray, state_ids: np.ndarray, buffers: dict) -> None:
-        """``step_checked`` writing into ``buffers``: int32 [B] actions and uint64 [B] state ids (copied
+        """``step_checked`` writing into ``buffers``: ``action_ids`` int32 [B] and ``state_ids`` uint64 [B] (copied
         before the batch is written, so they may view ``buffers``)."""
         self._check_open()
         self._native.step(action_ids, state_ids, buffers)
@@ -335,7 +344,7 @@ class MctsPool:
         self._native.expand_and_backup(leaf_ids, policy_logits, values)
 
     def cancel_leaves(self, leaf_ids) -> None:
-        """Drops pending leaves (their virtual loss is rolled back; completed work is kept)."""
+        """Drops the pending leaves ``leaf_ids`` (uint64 [L]; their virtual loss is rolled back, completed work is kept)."""
         self._check_open()
         self._native.cancel_leaves(leaf_ids)
 
@@ -345,7 +354,7 @@ class MctsPool:
         self._native.abort_search()
 
     def root_policy(self, temperature: float = 1.0) -> dict:
-        """Per game: root action rows, visit counts, policy ∝ N^(1/T) (T = 0: argmax), root value,
+        """Per game: root action rows, visit counts, policy ∝ N^(1/T) with T = ``temperature`` (0: argmax), root value,
         ``improved_policy`` float32 [B, A] (softmax(log prior + σ(completed Q)) over the root's rows: a
         training target), ``gumbel`` float32 [B, A] (the root's Gumbel draws; 0 under PUCT) and
         ``selected_action`` / ``selected_row`` int32 [B] (the action the search plays: Gumbel's
@@ -354,7 +363,7 @@ class MctsPool:
         return self._native.root_policy(_float(temperature, "temperature"), None)
 
     def root_policy_into(self, buffers: dict, temperature: float = 1.0) -> None:
-        """``root_policy`` into ``buffers`` (exactly ``root_policy_spec()``)."""
+        """``root_policy(temperature)`` into ``buffers`` (exactly ``root_policy_spec()``)."""
         self._check_open()
         self._native.root_policy(_float(temperature, "temperature"), buffers)
 

@@ -1,4 +1,4 @@
-"""SelfPlayPool: belief-rooted MCTS self-play over many live fog-of-war games (seed 002).
+"""SelfPlayPool: belief-rooted MCTS self-play over many live fog-of-war games.
 
 The live games stay authoritative inside C++ but are never searched: after each
 real move the caller submits completed map tokens (a belief model's filling of
@@ -13,8 +13,8 @@ in a detached belief world built from the tokens alone::
 
 With per-player beliefs ([B, P, (K,) tiles, 23]) a search re-determinizes at every actor
 change: the next actor acts in its own world (its particle chosen by a stable branch hash,
-its own actions replayed, only tiles seen in the simulation merged). See
-``docs/selfplay_pool.md`` for every key, error and the fog-safety guarantees.
+its own actions replayed, only tiles seen in the simulation merged). The
+SelfPlayPool page of the documentation lists every key, error and the fog-safety guarantees.
 """
 
 from __future__ import annotations
@@ -31,17 +31,19 @@ from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments, root_selec
 
 __all__ = ["SelfPlayPool", "BeliefsMissingError"]
 
-#: select_leaves() before every game has a belief root for its live state id.
 BeliefsMissingError = _core.BeliefsMissingError
+BeliefsMissingError.__doc__ = ("select_leaves() before beliefs were submitted for every game's live state id "
+                               "(submit_beliefs after each reset and step).")
 
 
 class SelfPlayPool(MctsPool):
     """Many live fog-of-war games whose MCTS trees are rooted in submitted belief worlds.
 
-    Args (as seed 002):
+    Args:
         num_envs: B, live games (and trees).
         seed: episode k of game i is ``GameEnv(seed=seed + i + k * B)``.
-        map_size, players, mode, max_turns: the game; fog of war is always on.
+        map_size: board side N.
+        players: tribes in turn order, 2 to 16 (fog of war is always on).
         num_threads: worker threads (caller included); None: one per core, at most B.
         max_actions: action-row capacity A (0: ``action_space_size``, every legal action fits).
         require_all_actions: True: a position with more than A legal actions raises
@@ -55,9 +57,15 @@ class SelfPlayPool(MctsPool):
         virtual_loss: value subtracted per in-flight path in Q.
         max_nodes_per_tree: node admission budget (0: none).
         max_tree_bytes: accounted-bytes admission budget (0: none).
-        root_selection, num_simulations, max_considered_actions, gumbel_scale,
-            gumbel_value_scale, gumbel_maxvisit_init: as MctsPool ("gumbel": sequential
-            halving at each belief root; its noise is drawn from the root's belief seed).
+        mode: ``"capitals"`` or ``"score"``.
+        max_turns: overrides the mode's turn limit.
+        root_selection: "puct" (default) or "gumbel": sequential halving at each belief root, its
+            noise drawn from the root's belief seed (as MctsPool).
+        num_simulations: the simulation budget of one Gumbel search (as MctsPool).
+        max_considered_actions: root actions Gumbel considers (as MctsPool).
+        gumbel_scale: scale of the root's Gumbel noise (as MctsPool).
+        gumbel_value_scale: of the completed-Q transform (as MctsPool).
+        gumbel_maxvisit_init: of the completed-Q transform (as MctsPool).
 
     Subtree reuse (MctsPool's ``reuse_tree``) does not apply: every real move roots the
     trees in newly submitted beliefs.

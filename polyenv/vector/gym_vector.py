@@ -174,6 +174,10 @@ class TribesVectorEnv(VectorEnv):
         self._mask_offsets = self._rows * self.action_space_size
         self._row_offsets = self._rows * self.max_actions
         self._slots = [] if self.copy else [self._allocate(), self._allocate()]
+        # The slots' map_tokens / action_features / action_arg_mask reach the user only in the dict
+        # observations (views); with the flat format nobody but the native env and this class (which
+        # calls forget_buffers after writing) writes them, so their steps may skip the zeros in place.
+        self._slots_untouched = not self.copy and self._flat is not None
         self._slot_views: list[tuple[dict, dict] | None] = [None, None]  # copy=False: (obs, infos) per slot
         self._slot = 0
         # Global mode: (mask, the ids it marks, their count per row) — one per slot with copy=False,
@@ -204,14 +208,15 @@ class TribesVectorEnv(VectorEnv):
         """The native batch layout: ``{key: {"shape", "dtype"}}`` (``VectorGameEnv.batch_spec``)."""
         return self._native.batch_spec()
 
-    def step_into(self, action_ids: np.ndarray, buffers: dict) -> None:
+    def step_into(self, action_ids: np.ndarray, buffers: dict, *, buffers_untouched: bool = False) -> None:
         """Native step: global action ids (int32 [num_envs]) in, the native batch written into ``buffers``.
 
         Bypasses the Gymnasium conversion (no invalid-action policy: illegal ids
         leave their game unchanged, ``action_valid = 0``). The next ``step`` reads
         its legal rows from ``buffers``, so keep them unchanged until then.
+        ``buffers_untouched``: as ``VectorGameEnv.step_into``.
         """
-        self._native.step_into(action_ids, buffers)
+        self._native.step_into(action_ids, buffers, buffers_untouched=buffers_untouched)
         if not self.copy:
             self._next_slot()  # the mask of this batch goes to the next slot
         self._set_batch(buffers)
@@ -358,7 +363,7 @@ class TribesVectorEnv(VectorEnv):
         if self.copy:
             return self._native.step(ids)
         slot = self._next_slot()
-        self._native.step_into(ids, slot)
+        self._native.step_into(ids, slot, buffers_untouched=self._slots_untouched)
         return slot
 
     # ------------------------------------------------------------------ Gymnasium API
@@ -389,7 +394,7 @@ class TribesVectorEnv(VectorEnv):
             batch = self._native.reset(seed)
         else:
             batch = self._next_slot()
-            self._native.reset_into(batch, seed)
+            self._native.reset_into(batch, seed, buffers_untouched=self._slots_untouched)
         self._held[:] = False
         self._set_batch(batch)
         return self._obs, self._infos(None)

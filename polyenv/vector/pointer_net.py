@@ -25,6 +25,7 @@ from .policies import PointerHead, TribesRowsExtractor
 
 __all__ = ["PointerActorCritic", "OBSERVATION_KEYS", "save_checkpoint", "load_checkpoint", "CHECKPOINT_FORMAT"]
 
+#: The ``format`` field of a checkpoint file (save_checkpoint / load_checkpoint).
 CHECKPOINT_FORMAT = "polyenv-pointer"
 #: The batch fields the network reads.
 OBSERVATION_KEYS = ("map_tokens", "state", "action_features", "action_mask")
@@ -44,8 +45,12 @@ class PointerActorCritic(nn.Module):
     """Logits over the action rows and a value, from a dense batch.
 
     Args:
-        num_tiles: ``map_size ** 2``; num_rows: the env's ``max_actions``.
-        tile_dim, row_dim, context_dim, hidden_dim: layer widths.
+        num_tiles: ``map_size ** 2``.
+        num_rows: the env's ``max_actions``.
+        tile_dim: width of a tile's embedding.
+        row_dim: width of an action row's embedding.
+        context_dim: width of the board summary.
+        hidden_dim: width of the scoring and value layers.
         shared_trunk: let the value loss train the shared embeddings too (default False).
 
     ``forward(obs)`` takes a mapping with :data:`OBSERVATION_KEYS` ([B, ...])
@@ -63,6 +68,7 @@ class PointerActorCritic(nn.Module):
         self.value_out = nn.Linear(hidden_dim, 1)
 
     def forward(self, obs) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits float32 [B, A], value float32 [B])`` of a mapping with ``OBSERVATION_KEYS`` ([B, ...])."""
         x = {k: torch.as_tensor(obs[k]).float() for k in OBSERVATION_KEYS}
         features = self.extractor(x)
         logits = self.head.forward_actor(features)

@@ -113,6 +113,7 @@ class TribesRowsExtractor(BaseFeaturesExtractor):
         self.row_mlp = nn.Sequential(nn.ReLU(), nn.Linear(row_dim, row_dim), nn.ReLU())
 
     def forward(self, obs: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Features float32 ``[B, context_dim + A * (row_dim + 1)]`` of a batch of rows-mode observations."""
         tokens, state = obs["map_tokens"], obs["state"]            # [B, T, 23], [B, 11]
         feats, valid = obs["action_features"], obs["action_mask"]  # [B, A, 17], [B, A]
         # Categories are clamped: owners become none / self / any other, city levels stop at 6.
@@ -168,9 +169,11 @@ class PointerHead(nn.Module):
         self.value = nn.Sequential(nn.Linear(context_dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU())
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(forward_actor(features), forward_critic(features))``."""
         return self.forward_actor(features), self.forward_critic(features)
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        """Logits float32 [B, A], one per action row (padding rows -1e8 with ``mask_logits``)."""
         context = features[:, :self.context_dim]
         rows = features[:, self.context_dim:].view(-1, self.num_rows, self.row_dim + 1)
         valid = rows[..., -1]
@@ -179,6 +182,7 @@ class PointerHead(nn.Module):
         return logits.masked_fill(valid < 0.5, -1e8) if self.mask_logits else logits
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        """The value latent float32 [B, hidden] of the board summary."""
         return self.value(features[:, :self.context_dim])
 
 

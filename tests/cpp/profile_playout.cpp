@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
       if (check) {
         int m = legal_actions(s, fresh.data(), int(fresh.size()));
         if (m != n || !std::equal(legal.begin(), legal.begin() + n, fresh.begin())) {
-          std::printf("cache mismatch in game %d after %d actions\n", g, s.actions_applied);
+          std::printf("cache mismatch in game %d after %lld actions\n", g, static_cast<long long>(s.actions_applied));
           return 1;
         }
       }

@@ -1,0 +1,63 @@
+// az_bot.hpp — the "az" player: the trained policy/value network (az_net.hpp),
+// alone or guiding a search.
+//
+// The network only ever reads the acting player's own observation (the encoder's
+// map tokens, state and action rows for that player, exactly as the pools' leaf
+// batches give them), so one network serves every seat and never sees a tile the
+// player has not explored.
+//
+// "az:1" plays the row with the highest logit (lowest row on ties). "az:N" (N > 1)
+// evaluates the root and runs N descents on a SearchTree rooted in the position, with
+// the Gumbel root (gumbel.hpp: sequential halving over the prior's top 16 actions,
+// completed Q; no Gumbel noise, so the prior's top actions are considered) and the
+// improved-policy rule below it: priors softmax(logits),
+// leaf values from the value head (two players: v for the leaf's actor, -v for the
+// other; more: the relative-seat values in global order), finished games their
+// terminal payoffs. The tree plans the mover's own turn: the node reached by its End
+// Turn is a leaf whose value (the next player's view of the position the turn leaves)
+// is computed once and reused on every later visit, never expanded — as the native
+// MCTS player does, so few simulations are not spread over the opponent's replies.
+// It plays the sequential-halving winner. With fog of war the tree would be rooted in the true
+// state and reveal what the player cannot see, so under fog the player uses the
+// policy alone, whatever N.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "az_net.hpp"
+#include "gumbel.hpp"
+#include "tree.hpp"
+
+namespace polyenv {
+
+// "az" plays this many network evaluations per decision.
+inline constexpr int kDefaultAzSimulations = 32;
+// Actions the az player's Gumbel root considers.
+inline constexpr int kAzMaxConsidered = 16;
+
+// Reused between decisions: no allocation per decision once warm.
+struct AzBotScratch {
+  AzScratch net;
+  SearchTree tree;
+  GumbelSearch gumbel;
+  LeafPath path;
+  GameState transient;
+  MoveCache moves;
+  std::vector<int32_t> tokens, state, ids, features;
+  std::vector<uint8_t> arg_mask, action_mask;
+  std::vector<float> logits;
+  float values[kMaxPlayers] = {};
+  std::vector<double> node_payoff;  // [node * P + p]: a turn-end leaf's payoffs (NaN: not evaluated yet)
+};
+
+// Encodes `s` for its current player and runs the network: returns the number of
+// legal actions n, with their ids in sc.ids[0..n), logits in sc.logits[0..n) and the
+// values by relative seat in sc.values.
+int az_evaluate(const GameState& s, const AzNet& net, AzBotScratch& sc);
+// The value head only (no action rows): sc.values for the current player of `s`.
+void az_value(const GameState& s, const AzNet& net, AzBotScratch& sc);
+
+// The action the az player chooses in `s` (not over) with `simulations` evaluations.
+int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc);
+
+}  // namespace polyenv
