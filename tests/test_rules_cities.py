@@ -705,20 +705,30 @@ def test_disband_knight():
     assert score(env) == s - 40
 
 
-def test_unit_pushed_onto_land_reveals_as_a_move_ends_under_fog():
-    # RULES §6 Vision: "Unit ends a move | 1" (fog mode; +5 score per newly revealed tile). Tribes pushes a
-    # unit onto land with Board.moveUnit, which clears view as a move does. §8.5: the Warrior in the city
-    # goes to (5,6), the first offset (0,+1), and reveals the column y = 7 next to it.
+def _fogged_level_4_city_with_a_warrior(port=None):
+    """A fogged 11x11 board: Bardur's level-4 capital at (5,5) with 4 population, one Fruit from its level-up
+    (at (5,4)), a Warrior in it, 10 stars and Organization; ``port``: a port of its own at that tile."""
     env = GameEnv.blank(11, (Bardur, Imperius), revealed=False)
     c = at(env, 5, 5)
     env.place_city(1, at(env, 10, 10), capital=True)
     env.place_city(0, c, level=4, population=4, capital=True)
     env.reveal(0, area(env, c, 1) | {at(env, 5, 4)})
     env.set_resource(at(env, 5, 4), "fruit")
+    if port is not None:
+        env.set_terrain(port, "shallow_water")
+        env.set_building(port, "port")
     ensure_tech(env, 0, "organization")
     env.set_stars(0, 10)
     env.place_unit(0, "warrior", c)
     gather_to_level_up(env)
+    return env
+
+
+def test_unit_pushed_onto_land_reveals_as_a_move_ends_under_fog():
+    # RULES §6 Vision: "Unit ends a move | 1" (fog mode; +5 score per newly revealed tile). Tribes pushes a
+    # unit onto land with Board.moveUnit, which clears view as a move does. §8.5: the Warrior in the city
+    # goes to (5,6), the first offset (0,+1), and reveals the column y = 7 next to it.
+    env = _fogged_level_4_city_with_a_warrior()
     s = score(env)
     act(env, "level_up", arg="super_unit")
     revealed = {at(env, x, 7) for x in (4, 5, 6)}
@@ -730,19 +740,8 @@ def test_unit_pushed_onto_land_reveals_as_a_move_ends_under_fog():
 def test_unit_pushed_onto_its_port_reveals_nothing_under_fog():
     # RULES §6 and §8.5: a unit that embarks on its port when pushed is replaced by a Boat (Tribes'
     # Board.embark), which clears no view.
-    env = GameEnv.blank(11, (Bardur, Imperius), revealed=False)
-    c = at(env, 5, 5)
-    env.place_city(1, at(env, 10, 10), capital=True)
-    env.place_city(0, c, level=4, population=4, capital=True)
-    env.reveal(0, area(env, c, 1) | {at(env, 5, 4)})
-    env.set_resource(at(env, 5, 4), "fruit")
-    port = at(env, 5, 6)
-    env.set_terrain(port, "shallow_water")
-    env.set_building(port, "port")
-    ensure_tech(env, 0, "organization")
-    env.set_stars(0, 10)
-    env.place_unit(0, "warrior", c)
-    gather_to_level_up(env)
+    port = 5 * 11 + 6  # (5,6), the first push offset from the city
+    env = _fogged_level_4_city_with_a_warrior(port=port)
     act(env, "level_up", arg="super_unit")
     assert env.unit_at(port)["type"] == "boat"
     assert not any(env.tile(at(env, x, 7))["explored"][0] for x in (4, 5, 6))
