@@ -186,6 +186,27 @@ def test_impose_sets_only_valid_fields():
     g.check_invariants()
 
 
+def test_impose_takes_a_customs_house_pair_to_another_city():
+    # Tribes' City.applyBonus may pay a Customs House pair's +2 to another city of the tribe (known's sticky
+    # bonus): below the city's Workshop count, its production is imposed through its pairs, never below none.
+    g = GameEnv.blank(8, (0, 1))
+    city = 3 * 8 + 3
+    g.place_city(0, city, capital=True)
+    g.place_city(1, 7 * 8 + 7, capital=True)
+    g.set_terrain(3 * 8 + 4, "shallow_water")
+    g.set_building(3 * 8 + 4, "port", with_effects=True)
+    g.set_building(2 * 8 + 4, "customs_house", with_effects=True)
+    production = g.city_at(city)["production"]
+    g._game._test_impose("production", city, production - 2)   # the pair's bonus paid elsewhere
+    assert g.city_at(city)["production"] == production - 2
+    before = g.to_bytes()
+    for bad in (production - 4, production - 3):               # no second pair; not a pair's multiple
+        with pytest.raises(ValueError):
+            g._game._test_impose("production", city, bad)
+    assert g.to_bytes() == before
+    g.check_invariants()
+
+
 def test_one_sided_meeting_is_classified_only_in_its_exact_case():
     # Tribes' Tribe.clearView: only the tribe clearing view meets (see known._one_sided_meeting).
     tribe = lambda met, techs: {"met": met, "techs": techs}  # noqa: E731

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "../encode/encode.hpp"
+#include "../engine/counter_limits.hpp"
 #include "../engine/ids.hpp"
 #include "../engine/playout.hpp"
 #include "../engine/world.hpp"
@@ -472,7 +473,7 @@ void init_game(py::module_& m) {
       // Test-only (polyenv.java lockstep games): give a field the value another engine has where a known
       // difference between the two explains it: "score", "techs" or "met" (index: player; techs and met as
       // bit masks), "worth", "population" or "production" (index: a city's tile; population through the
-      // engine's own growth, so its level-up follows; production through the city's Workshop count),
+      // engine's own growth, so its level-up follows; production through the city's Workshop or Customs House pair count),
       // "home_city" (index: a unit's tile; value: a city's tile or -1; the supported counts follow),
       // "allegiance" (index: player * num_players + other; both directions).
       .def("_test_impose", [](Game& g, const std::string& field, int index, int value) { GameLock lock(g);
@@ -489,12 +490,19 @@ void init_game(py::module_& m) {
             c.worth = value;
           } else if (field == "population") {
             add_population(s, city, value - c.population);
-          } else {  // production: through the city's count of production bonuses (Workshop rewards)
-            const int workshops = c.workshops + value - city_production(s, city);
-            if (c.population < 0 || workshops < 0 || workshops > 100) {
+          } else {  // production: through the city's count of Workshop rewards, or else of Customs House pairs
+            const int delta = value - city_production(s, city);
+            const int workshops = c.workshops + delta;
+            const int pairs = c.customs_ports + delta / kCustomsHousePerPort;
+            if (c.population < 0) {
+              throw py::value_error("that production cannot be given to this city");
+            } else if (workshops >= 0 && workshops <= 100) {
+              c.workshops = int8_t(workshops);
+            } else if (delta % kCustomsHousePerPort == 0 && pairs >= std::min<int>(0, c.customs_ports) && pairs <= kMaxSaneLevel) {
+              c.customs_ports = int8_t(pairs);  // a pair's bonus paid to another city (Tribes' City.applyBonus)
+            } else {
               throw py::value_error("that production cannot be given to this city");
             }
-            c.workshops = int8_t(workshops);
           }
         } else if (field == "techs" || field == "met") {
           if (index < 0 || index >= players) throw py::value_error("no such player");

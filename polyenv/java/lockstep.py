@@ -117,7 +117,7 @@ class LockstepGame:
             try:
                 game._test_impose(kind, int(head[5:]), int(value))
             except ValueError:
-                return False                             # a production no Workshop count gives
+                return False                             # a production no Workshop or Customs House pair count gives
         elif kind in ("met", "techs") and head.startswith("player["):
             bits = value if kind == "met" else [TECHS.index(t) for t in value]
             game._test_impose(kind, int(head[7:-1]), sum(1 << b for b in bits))
