@@ -241,3 +241,24 @@ def test_lockstep_game_with_the_stand_in_has_no_difference(tmp_path):
         assert not game.resynced
         with pytest.raises(ValueError, match="fog build"):
             LockstepGame(d, csv, str(path), "capitals", 4, False)
+
+
+def test_sticky_bonus_is_recognised_for_a_build_and_for_its_destroy():
+    # Tribes' City.applyBonus pays every matching neighbour met after another own city's one to that city;
+    # City.removeBuilding takes the bonuses back through the same loop (multiplier -1).
+    n = 4
+    def board(building_at_tile):  # noqa: E306
+        building = [None] * (n * n)
+        territory = [10] * (n * n)           # city 10's territory, but for the first neighbour (0,1)
+        territory[0 * n + 1] = 20            # city 20, the same tribe's
+        building[0 * n + 1] = "PORT"         # met first (x-major order): the bonus sticks to city 20
+        building[1 * n + 2] = "PORT"         # city 10's own port, met later: paid to city 20 too
+        building[1 * n + 1] = building_at_tile
+        return {"terrain": [0] * (n * n), "territory": territory, "building": building,
+                "cities": [(10, 0), (20, 0)]}
+    tile = 1 * n + 1
+    assert known._sticky_bonus(board(None), ("build", -1, tile, "customs_house", 0))
+    assert known._sticky_bonus(board("CUSTOMS_HOUSE"), ("destroy", -1, tile, None, 0))
+    alone = board("CUSTOMS_HOUSE")
+    alone["building"][0 * n + 1] = None      # no other city's port first: nothing sticks
+    assert not known._sticky_bonus(alone, ("destroy", -1, tile, None, 0))

@@ -36,10 +36,11 @@ _JAVA_NAME = {"grand_bazaar": "GRAND_BAZAR"}
 def _sticky_bonus(before: dict, act: tuple) -> bool:
     """Tribes' City.applyBonus keeps `cityToAddTo` across neighbours: once a matching building of another
     city of the tribe is met (neighbours in x-major order), every later matching building's bonus, the
-    builder city's own included, is paid to that other city."""
+    builder city's own included, is paid to that other city. A Destroy takes the bonuses back the same way
+    (City.removeBuilding runs applyBonus with the multiplier -1)."""
     n = int(len(before["terrain"]) ** 0.5)
     tile = act[2]
-    built = _JAVA_NAME.get(act[3], act[3].upper())
+    built = before["building"][tile] if act[0] == "destroy" else _JAVA_NAME.get(act[3], act[3].upper())
     match = MATCHING.get(built)
     if match is None:
         return False
@@ -191,7 +192,7 @@ def classify(d: dict, before: dict, act: tuple | None, true_moves_match: bool, a
         # ConvertCommand sets the target's tribe first, so updateAllegiance(-5) and its knock-on act on the
         # converter with itself: nothing changes between the two tribes (RULES §10 says convert -5).
         return JAVA_CONVERT_DIPLOMACY
-    if kind == "build" and _sticky_bonus(before, act) \
+    if kind in ("build", "destroy") and _sticky_bonus(before, act) \
             and (field.endswith(".population") or field.endswith(".production") or _score_field(field)):
         # population and score for Windmill, Sawmill, Forge; production for a Customs House's ports
         return JAVA_STICKY_BONUS
