@@ -989,6 +989,38 @@ def test_village_captured_by_another_tribe_cuts_a_road_through_its_new_territory
     assert (pop(env, cap), pop(env, city)) == (pc - 1, pcity - 1)
 
 
+def test_any_road_drops_a_link_an_enemy_border_growth_cut():
+    # RULES §9.4: network road tiles are "neutral or in its own territory"; §3: "disconnecting reverses both".
+    # Tribes recomputes every tribe's network only at a road, a port or a capture (TradeNetwork
+    # .setTradeNetwork), not at a Border Growth: the cut link stays counted until then, and the next road
+    # anywhere drops it, even on a tribe whose cities all looked linked (differential game 714 of seed 10).
+    env = GameEnv.blank(11, (0, 1))
+    T = lambda x, y: at(env, x, y)  # noqa: E731
+    cap, city, enemy = T(2, 2), T(2, 6), T(4, 4)
+    env.place_city(0, cap, level=10, capital=True)
+    env.place_city(0, city)
+    env.place_city(1, enemy, level=3, population=3, capital=True)
+    for y in (3, 4, 5):
+        env.set_road(T(2, y))  # (2,4) is neutral, two tiles from the enemy city
+    assert env.city_at(city)["connected"]
+    env.set_current_player(1)
+    env.set_resource(T(4, 5), "fruit")
+    ensure_tech(env, 1, "organization")
+    env.set_stars(1, 10)
+    act(env, "gather", target=T(4, 5))
+    act(env, "level_up", arg="border_growth")
+    assert env.tile(T(2, 4))["owner"] == 1
+    assert env.city_at(city)["connected"]  # no recomputation yet
+    act(env, "end_turn")
+    assert env.current_player == 0 and env.city_at(city)["connected"]
+    ensure_tech(env, 0, "riding", "roads")
+    env.set_stars(0, 2)
+    pc, pcity, s = pop(env, cap), pop(env, city), score(env)
+    act(env, "build_road", target=T(8, 0))  # far from both cities
+    assert not env.city_at(city)["connected"] and env.player(0)["connected_cities"] == 0
+    assert (pop(env, cap), pop(env, city), score(env)) == (pc - 1, pcity - 1, s - 10)
+
+
 def test_road_through_enemy_territory_does_not_link():
     # RULES §9.4: "road tiles that are neutral or in its own territory"
     env = GameEnv.blank(11, (0, 1))

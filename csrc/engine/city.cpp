@@ -102,7 +102,7 @@ void place_building(GameState& s, int city, int tile, int building) {
     p.monuments_available &= uint8_t(~monument_bit(building));
   }
   building_effects(s, city, tile, building, +1);
-  if (building == kPort) update_trade_network(s, player);
+  if (building == kPort) update_all_trade_networks(s);
 }
 
 // ------------------------------------------------------------------ tile actions
@@ -165,7 +165,7 @@ void apply_tile_action(GameState& s, int city, int tile, int kind) {
       t.building = kNoBuilding;
       t.building_level = 0;
       t.temple_turns = 0;
-      if (building == kPort) update_trade_network(s, player);
+      if (building == kPort) update_all_trade_networks(s);
       break;
     }
   }
@@ -349,8 +349,7 @@ void capture_city(GameState& s, int slot) {
   }
   rehome_one_unit_to(s, player, city);
   if (lost.num_cities == 0) eliminate(s, loser);
-  else update_trade_network(s, loser);
-  update_trade_network(s, player);
+  update_all_trade_networks(s);
 }
 
 }  // namespace

@@ -39,8 +39,7 @@ void build_road(GameState& s, int player, int tile) {
   s.players[player].stars -= 2;
   s.tiles[tile].road = 1;
   refresh_road_links(s, tile);
-  // A road on a neutral tile can join any tribe's network.
-  update_networks_after_road(s, tile);
+  update_all_trade_networks(s);  // a neutral road can join or (recomputing a stale link) show any tribe's cut
 }
 
 void spawn(GameState& s, int tile, int type) {

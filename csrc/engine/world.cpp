@@ -517,30 +517,7 @@ void linked_ports(const GameState& s, int player, int port, F&& f) {
   }
 }
 
-// A road only adds nodes, so it cannot change a network that already links every city of the
-// tribe to the capital it holds (a lone capital included).
-bool network_complete(const GameState& s, int player) {
-  const Player& p = s.players[player];
-  if (p.capital_city < 0 || s.cities[p.capital_city].owner != player) return false;
-  for (int i = 0; i < int(s.cities.size()); ++i) {
-    const City& c = s.cities[i];
-    if (c.owner == player && i != p.capital_city && !c.connected) return false;
-  }
-  return true;
-}
-
 }  // namespace
-
-void update_networks_after_road(GameState& s, int tile) {
-  for (int i = 0; i < s.num_players; ++i) {
-    if (!s.players[i].alive || !network_node(s, i, tile)) continue;  // a road another tribe owns: not i's node
-    if (network_complete(s, i)) continue;
-    // A new node joins a network only through a neighbouring node (ports link over water, not roads).
-    bool linked = false;
-    for_each_neighbour(s, tile, [&](int nb) { linked = linked || network_node(s, i, nb); });
-    if (linked) update_trade_network(s, i);
-  }
-}
 
 void update_trade_network(GameState& s, int player) {
   Player& p = s.players[player];

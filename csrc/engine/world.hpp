@@ -112,11 +112,10 @@ void refresh_road_links(GameState& s, int tile);
 
 // ---- trade network (§9.4): recomputes connections, applies population.
 void update_trade_network(GameState& s, int player);
-// Every living tribe's network, in tribe order (Tribes' TradeNetwork.computeTradeNetwork after a change that
-// can touch any tribe's network: a road, a new city's territory).
+// Every living tribe's network, in tribe order: Tribes' TradeNetwork.setTradeNetwork recomputes them all
+// after each road, port built or destroyed and capture. Nothing else recomputes another tribe's network
+// (an enemy's border growth can cut a road and leave the link counted until then), so these events must
+// not skip a tribe whose cities all look linked.
 void update_all_trade_networks(GameState& s);
-// After a road is built on `tile`: update_trade_network for every living tribe whose
-// network the road can change (it is the tribe's node and touches another one).
-void update_networks_after_road(GameState& s, int tile);
 
 }  // namespace polyenv
