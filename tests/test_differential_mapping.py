@@ -137,3 +137,16 @@ def test_ruins_giant_found_when_the_examiner_is_a_giant():
     assert ruins_outcome(before, after, 206, 3) == ("giant", -1)
     same = {"tribes": [tribe] * 4, "cities": [], "units": [giant[:5] + [3] + giant[6:]]}
     assert ruins_outcome(before, same, 206, 3) == ("explorer", -1)
+
+
+def test_ruins_giant_found_when_its_push_met_a_tribe():
+    # RULES §11 ruins Giant: the examiner is pushed, and the push reveals (§8.5): meeting a tribe there draws a
+    # tech (§2), which is the meeting's, not a ruins Research (differential game 814 of seed 10).
+    examiner = [132, 2, 0, 10, 10, 0, 0, 0, -1, -1]
+    before = {"tribes": [{"techs": 1, "stars": 6}] * 4, "cities": [], "units": [examiner], "meetings": []}
+    met = {"techs": 1 | 1 << 13, "stars": 6}
+    after = {"tribes": [before["tribes"][0], before["tribes"][1], met, before["tribes"][3]], "cities": [],
+             "units": [[133] + examiner[1:], [132, 2, 10, 40, 40, 3, 0, 0, -1, -1]], "meetings": [[2, 0, 13]]}
+    assert ruins_outcome(before, after, 132, 2) == ("giant", -1)
+    after["meetings"] = []
+    assert ruins_outcome(before, after, 132, 2) == ("research", 13)

@@ -49,7 +49,9 @@ def ruins_outcome(before: dict, after: dict, tile: int, player: int) -> tuple[st
     if after.get("explorer"):
         return "explorer", -1           # the fog build records the explorer's steps
     tb, ta = before["tribes"][player], after["tribes"][player]
-    new_techs = ta["techs"] & ~tb["techs"]
+    # A tech a meeting drew is not the ruins' (a Giant's push can reveal a tribe, and meeting it draws one).
+    drawn = sum(1 << m[2] for m in after.get("meetings", ()) if m[0] == player and m[2] >= 0)
+    new_techs = ta["techs"] & ~tb["techs"] & ~drawn
     if new_techs:
         return "research", (new_techs & -new_techs).bit_length() - 1
     if ta["stars"] == tb["stars"] + 10:
