@@ -476,6 +476,21 @@ def test_vision_after_a_move_from_water(unit, radius):
     assert explored(env) == {src} | area(env, dst, radius)
 
 
+@pytest.mark.parametrize("unit, radius", [("boat", 1), ("ship", 1), ("battleship", 2)])
+def test_vision_after_landing_is_the_boats(unit, radius):
+    # RULES §6 Vision: "Unit ends a move | 1; 2 if it ends on a mountain or is a Battleship": the move ends
+    # before the landing turns the Battleship back into its Warrior (Tribes' Board.moveUnit reveals first,
+    # then Board.disembark), so a landing Battleship still sees 2 tiles (differential game 964 of seed 10).
+    env = fog_ocean()
+    src, dst = at(env, 5, 3), at(env, 5, 4)
+    env.set_terrain(dst, "plain")
+    env.reveal(0, [src, dst])
+    env.place_unit(0, unit, src, carried="warrior")
+    move(env, src, dst)
+    assert env.unit_at(dst)["type"] == "warrior"
+    assert explored(env) == {src} | area(env, dst, radius)
+
+
 def test_unrevealed_water_is_blocked():
     # RULES §6: "Always blocked: ... unrevealed tiles (fog mode)"
     env = fog_ocean()

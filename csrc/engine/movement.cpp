@@ -44,9 +44,10 @@ int transform_unit(GameState& s, int slot, int new_type, int land_type) {
   return fresh;
 }
 
-int vision_radius(const GameState& s, const Unit& u) {
-  return (s.tiles[u.tile].terrain == kMountain || u.type == kBattleship) ? 2 : 1;
+int vision_radius(const GameState& s, int tile, int unit_type) {
+  return (s.tiles[tile].terrain == kMountain || unit_type == kBattleship) ? 2 : 1;
 }
+int vision_radius(const GameState& s, const Unit& u) { return vision_radius(s, u.tile, u.type); }
 
 }  // namespace
 
@@ -64,7 +65,8 @@ void move_unit(GameState& s, int slot, int to) {
   slot = place_unit_on(s, slot, to);
   Unit& u = s.units[slot];
   if (u.type == before_type) after_move_status(u);  // a transformed unit is new: FINISHED
-  reveal_area(s, u.owner, to, vision_radius(s, u));
+  // Tribes' Board.moveUnit reveals before the unit embarks or lands: a landing Battleship sees 2 tiles.
+  reveal_area(s, u.owner, to, vision_radius(s, to, before_type));
   unit_seen(s, u.owner, to);
 }
 
