@@ -40,7 +40,7 @@ py::tuple reasons(const std::array<ColumnRange, N>& ranges) {
 
 void init_description(py::module_& m) {
   m.attr("MIN_PLAYERS") = kMinPlayers;
-  m.def("check_player_count", [](int players) { check_player_count(players); },
+  m.def("check_player_count", [](int players) { check_player_count(players); }, py::arg("players"),
         "Raises ValueError unless 2 <= players <= 16 (the engine's one player-count rule).");
 
   using D = GameDescription;
@@ -133,7 +133,8 @@ void init_description(py::module_& m) {
   m.def("describe_level", [](const std::string& csv, std::vector<int8_t> tribes, int mode, int max_turns,
                              bool full_observability, int max_actions) {
     return describe_level(csv, tribes, mode, max_turns, full_observability, max_actions);
-  }, "The description of a game on a Tribes CSV level (parsed and checked, not played).");
+  }, py::arg("csv"), py::arg("tribes"), py::arg("mode"), py::arg("max_turns"), py::arg("full_observability"),
+     py::arg("max_actions"), "The description of a game on a Tribes CSV level (parsed and checked, not played).");
 
   // The players the engine has eliminated (lost their last city), as a bit mask.
   auto game = py::reinterpret_borrow<py::class_<Game>>(m.attr("Game"));

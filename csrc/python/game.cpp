@@ -179,7 +179,7 @@ void init_game(py::module_& m) {
         g->state.auto_end_turn = auto_end;
         g->new_episode(seed);
         return g;
-      })
+      }, py::arg("map_size"), py::arg("tribes"), py::arg("mode"), py::arg("max_turns"), py::arg("full_observability"), py::arg("auto_end"), py::arg("seed"))
       .def_static("from_level", [](const std::string& csv, std::vector<int8_t> tribes, int mode, int max_turns,
                                    bool full_obs, bool auto_end, uint64_t seed) {
         auto g = std::make_unique<Game>();
@@ -189,7 +189,7 @@ void init_game(py::module_& m) {
         g->state.auto_end_turn = auto_end;
         g->new_episode(seed);
         return g;
-      })
+      }, py::arg("csv"), py::arg("tribes"), py::arg("mode"), py::arg("max_turns"), py::arg("full_observability"), py::arg("auto_end"), py::arg("seed"))
       .def_static("blank", [](int map_size, std::vector<int8_t> tribes, int terrain, int mode, int max_turns,
                               uint64_t seed, bool revealed, bool full_obs) {
         auto g = std::make_unique<Game>();
@@ -199,7 +199,7 @@ void init_game(py::module_& m) {
         g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
         g->new_episode(seed);
         return g;
-      })
+      }, py::arg("map_size"), py::arg("tribes"), py::arg("terrain"), py::arg("mode"), py::arg("max_turns"), py::arg("seed"), py::arg("revealed"), py::arg("full_observability"))
       .def_static("from_bytes", [](py::bytes data) {
         auto g = std::make_unique<Game>();
         deserialize(g->state, std::string_view(data));
@@ -211,8 +211,8 @@ void init_game(py::module_& m) {
         g->new_episode_id();
         g->touched();
         return g;
-      })
-      .def("reset", [](Game& g, uint64_t seed) { GameLock lock(g); g.new_episode(seed); })
+      }, py::arg("data"))
+      .def("reset", [](Game& g, uint64_t seed) { GameLock lock(g); g.new_episode(seed); }, py::arg("seed"))
       .def("load_bytes", [](Game& g, py::bytes data) { GameLock lock(g);
         // Replaces the position, keeping this object's source (level, blank board) for reset().
         GameState loaded;
@@ -223,7 +223,7 @@ void init_game(py::module_& m) {
         g.state = std::move(loaded);
         g.journal.configure(g.state.num_players, 0);
         g.touched();
-      })
+      }, py::arg("data"))
       .def("clone", [](const Game& g) { GameLock lock(g);
         auto c = std::make_unique<Game>(g);
         c->new_state_id();  // a clone is a new live position
@@ -238,7 +238,7 @@ void init_game(py::module_& m) {
         }
         GameLock lock(b);
         return copy == b.state;
-      })
+      }, py::arg("other"))
       .def("legal_actions", [](Game& g) { GameLock lock(g);
         const int total = g.legal_now();
         auto out = new_array<int32_t>({total});
@@ -256,11 +256,11 @@ void init_game(py::module_& m) {
         if (id < 0 || id >= action_space(g.state).size()) return false;
         const int total = g.legal_now();
         return std::binary_search(g.legal.begin(), g.legal.begin() + total, int32_t(id));
-      })
+      }, py::arg("action"))
       .def("step", [](Game& g, int64_t id) { GameLock lock(g);
         g.apply_checked(id, &g.journal);
         g.new_state_id();
-      })
+      }, py::arg("action"))
       .def("playout", [](Game& g, int max_actions, uint64_t seed, bool record_events) { GameLock lock(g);
         int applied;
         {
@@ -269,7 +269,7 @@ void init_game(py::module_& m) {
         }
         if (applied > 0) g.touched();
         return applied;
-      })
+      }, py::arg("max_actions"), py::arg("seed"), py::arg("record_events"))
       .def("playout_stats", [](Game& g, int max_actions, uint64_t seed) { GameLock lock(g);
         // playout(max_actions, seed, record_events=False), also returning the legal-list
         // size of every decision (int32 [actions applied]).
@@ -282,7 +282,7 @@ void init_game(py::module_& m) {
         auto out = new_array<int32_t>({py::ssize_t(counts.size())});
         std::copy(counts.begin(), counts.end(), out.mutable_data());
         return out;
-      })
+      }, py::arg("max_actions"), py::arg("seed"))
       .def("legal_actions_reference", [](const Game& g) { GameLock lock(g);
         // The plain reference enumeration (slow; tests compare it with legal_actions).
         const int total = legal_actions_reference(g.state, nullptr, 0);
@@ -300,17 +300,17 @@ void init_game(py::module_& m) {
         }
         if (checked > 0) g.touched();
         return checked;
-      })
+      }, py::arg("max_actions"), py::arg("seed"))
       .def("clone_benchmark", [](const Game& g, int iterations) { GameLock lock(g);
         // (ns per copy-assign, ns per copy-construct) of this game's state; single thread.
         if (iterations < 1) throw InvalidArgument("iterations must be >= 1");
         py::gil_scoped_release release;
         return clone_benchmark(g.state, iterations);
-      })
+      }, py::arg("iterations"))
       .def("observe", [](Game& g, int player, int max_actions, bool combat_preview) { GameLock lock(g);
         check_player(g, player);
         return observe(g, player, max_actions, combat_preview);
-      })
+      }, py::arg("player"), py::arg("max_actions"), py::arg("combat_preview"))
       .def("observe_board", [](const Game& g, int player) { GameLock lock(g);
         // map_tokens and state only: no action rows, no legal-action enumeration.
         check_player(g, player);
@@ -322,7 +322,7 @@ void init_game(py::module_& m) {
           encode_state(g.state, player, state.mutable_data());
         }
         return py::make_tuple(tokens, state);
-      })
+      }, py::arg("player"))
       .def("full_map", [](const Game& g) { GameLock lock(g);
         GameState open = g.state;
         open.full_observability = 1;
@@ -333,7 +333,7 @@ void init_game(py::module_& m) {
       .def("describe_action", [](const Game& g, int64_t id) { GameLock lock(g);
         if (id < 0 || id >= action_space(g.state).size()) throw py::index_error("action id out of range");
         return describe_action(g.state, int32_t(id));
-      })
+      }, py::arg("action"))
       .def("encode_action", [](const Game& g, int block, int source, int target, int arg, int amount) { GameLock lock(g);
         Action a;
         a.block = ActionBlock(block);
@@ -341,12 +341,12 @@ void init_game(py::module_& m) {
         int32_t id = action_space(g.state).encode(a);
         if (id < 0) throw InvalidArgument("that target is outside the 7x7 attack window");
         return id;
-      })
+      }, py::arg("block"), py::arg("source"), py::arg("target"), py::arg("arg"), py::arg("amount"))
       .def("decode_action", [](const Game& g, int64_t id) { GameLock lock(g);
         if (id < 0 || id >= action_space(g.state).size()) throw py::index_error("action id out of range");
         Action a = action_space(g.state).decode(int32_t(id));
         return py::make_tuple(int(a.block), int(a.source), int(a.target), int(a.arg), int(a.amount));
-      })
+      }, py::arg("action"))
       .def("visible_events", [](const Game& g, int player, int64_t cursor) { GameLock lock(g);
         check_player(g, player);
         const int64_t kept = g.journal.kept(player);
@@ -374,67 +374,67 @@ void init_game(py::module_& m) {
         d["sequence"] = sequence;
         d["action_sequence"] = action_sequence;
         return py::make_tuple(d, kept);
-      })
+      }, py::arg("player"), py::arg("cursor"))
       .def("journal_bytes", [](const Game& g) { GameLock lock(g); return py::bytes(g.journal.to_bytes()); })
       .def("load_journal", [](Game& g, py::bytes data) { GameLock lock(g);
         // Parsed and checked completely before the journal is replaced.
         g.journal.load_bytes(std::string_view(data));
-      })
+      }, py::arg("data"))
       .def("check_invariants", [](const Game& g) { GameLock lock(g); return check_invariants(g.state); })
       .def("ranking", [](const Game& g) { GameLock lock(g); return ranking(g.state); })
       // -- inspection
-      .def("tile", [](const Game& g, int t) { GameLock lock(g); check_tile(g, t); return tile_dict(g.state, t); })
+      .def("tile", [](const Game& g, int t) { GameLock lock(g); check_tile(g, t); return tile_dict(g.state, t); }, py::arg("tile"))
       .def("unit_at", [](const Game& g, int t) -> py::object { GameLock lock(g);
         check_tile(g, t);
         const Unit* u = g.state.unit_at(t);
         return u ? py::object(unit_dict(g.state, *u)) : py::object(py::none());
-      })
+      }, py::arg("tile"))
       .def("city_at", [](const Game& g, int t) -> py::object { GameLock lock(g);
         check_tile(g, t);
         int c = g.state.tiles[t].city;
         if (c < 0 || g.state.cities[c].tile != t) return py::none();
         return city_dict(g.state, c);
-      })
-      .def("player", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return player_dict(g.state, p); })
+      }, py::arg("tile"))
+      .def("player", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return player_dict(g.state, p); }, py::arg("player"))
       .def("tech_cost", [](const Game& g, int p, int tech) { GameLock lock(g);
         check_player(g, p);
         if (tech < 0 || tech >= kNumTechs) throw py::index_error("tech out of range");
         return tech_cost(g.state, p, tech);
-      })
-      .def("income", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return star_income(g.state, p); })
+      }, py::arg("player"), py::arg("tech"))
+      .def("income", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return star_income(g.state, p); }, py::arg("player"))
       .def("combat_preview", [](const Game& g, int a, int d) { GameLock lock(g);
         check_tile(g, a); check_tile(g, d);
         CombatOutcome o = combat_preview(g.state, a, d);
         return py::make_tuple(o.dealt, o.retaliation, o.kills, o.counter);
-      })
+      }, py::arg("attacker"), py::arg("defender"))
       .def("scores", [](const Game& g) { GameLock lock(g);
         std::vector<int> out;
         for (const Player& p : g.state.players) out.push_back(p.score);
         return out;
       })
-      .def("score_margin", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return score_margin(g.state, p); })
+      .def("score_margin", [](const Game& g, int p) { GameLock lock(g); check_player(g, p); return score_margin(g.state, p); }, py::arg("player"))
       // -- scenario edits
-      .def("set_terrain", [](Game& g, int t, int terrain) { GameLock lock(g); edit_set_terrain(g.state, t, terrain); g.touched(); })
-      .def("set_resource", [](Game& g, int t, int r) { GameLock lock(g); edit_set_resource(g.state, t, r); g.touched(); })
+      .def("set_terrain", [](Game& g, int t, int terrain) { GameLock lock(g); edit_set_terrain(g.state, t, terrain); g.touched(); }, py::arg("tile"), py::arg("terrain"))
+      .def("set_resource", [](Game& g, int t, int r) { GameLock lock(g); edit_set_resource(g.state, t, r); g.touched(); }, py::arg("tile"), py::arg("resource"))
       .def("place_unit", [](Game& g, int player, int type, int t, int hp, bool veteran, int kills, int status, int carried) { GameLock lock(g);
         edit_place_unit(g.state, player, type, t, hp, veteran, kills, status, carried);
         g.touched();
-      })
+      }, py::arg("player"), py::arg("type"), py::arg("tile"), py::arg("hp"), py::arg("veteran"), py::arg("kills"), py::arg("status"), py::arg("carried"))
       .def("place_city", [](Game& g, int player, int t, int level, int pop, bool walls, bool capital) { GameLock lock(g);
         edit_place_city(g.state, player, t, level, pop, walls, capital);
         g.touched();
-      })
+      }, py::arg("player"), py::arg("tile"), py::arg("level"), py::arg("population"), py::arg("walls"), py::arg("capital"))
       .def("set_building", [](Game& g, int t, int b, bool with_effects) { GameLock lock(g);
         edit_set_building(g.state, t, b, with_effects);
         g.touched();
-      })
-      .def("set_population", [](Game& g, int t, int pop) { GameLock lock(g); edit_set_population(g.state, t, pop); g.touched(); })
-      .def("set_road", [](Game& g, int t) { GameLock lock(g); edit_set_road(g.state, t); g.touched(); })
-      .def("grant_tech", [](Game& g, int p, int tech) { GameLock lock(g); edit_grant_tech(g.state, p, tech); g.touched(); })
-      .def("set_stars", [](Game& g, int p, int n) { GameLock lock(g); edit_set_stars(g.state, p, n); g.touched(); })
-      .def("reveal", [](Game& g, int p, std::vector<int> tiles) { GameLock lock(g); edit_reveal(g.state, p, tiles); g.touched(); })
-      .def("set_current_player", [](Game& g, int p) { GameLock lock(g); edit_set_current_player(g.state, p); g.touched(); })
-      .def("remove_unit", [](Game& g, int t) { GameLock lock(g); edit_remove_unit(g.state, t); g.touched(); })
+      }, py::arg("tile"), py::arg("building"), py::arg("with_effects"))
+      .def("set_population", [](Game& g, int t, int pop) { GameLock lock(g); edit_set_population(g.state, t, pop); g.touched(); }, py::arg("tile"), py::arg("population"))
+      .def("set_road", [](Game& g, int t) { GameLock lock(g); edit_set_road(g.state, t); g.touched(); }, py::arg("tile"))
+      .def("grant_tech", [](Game& g, int p, int tech) { GameLock lock(g); edit_grant_tech(g.state, p, tech); g.touched(); }, py::arg("player"), py::arg("tech"))
+      .def("set_stars", [](Game& g, int p, int n) { GameLock lock(g); edit_set_stars(g.state, p, n); g.touched(); }, py::arg("player"), py::arg("stars"))
+      .def("reveal", [](Game& g, int p, std::vector<int> tiles) { GameLock lock(g); edit_reveal(g.state, p, tiles); g.touched(); }, py::arg("player"), py::arg("tiles"))
+      .def("set_current_player", [](Game& g, int p) { GameLock lock(g); edit_set_current_player(g.state, p); g.touched(); }, py::arg("player"))
+      .def("remove_unit", [](Game& g, int t) { GameLock lock(g); edit_remove_unit(g.state, t); g.touched(); }, py::arg("tile"))
       // Test-only (tools/differential): impose the next ruins outcome (0 giant, 1 research,
       // 2 pop growth, 3 explorer, 4 resources; tech for research, else -1), as another engine drew it.
       .def("_test_force_ruins", [](Game& g, int outcome, int tech) { GameLock lock(g);
@@ -444,7 +444,7 @@ void init_game(py::module_& m) {
         }
         g.state.forced_ruins_outcome = int8_t(outcome);
         g.state.forced_ruins_tech = int8_t(tech);
-      })
+      }, py::arg("outcome"), py::arg("tech"))
       // Test-only (polyenv.java lockstep games): the next action's meeting draws [(player, tribe met, tech)]
       // and explorer steps [tiles] (None: the explorer draws its own) as another engine drew them; a
       // meeting without an entry draws as usual. Call with ([], None) after the action to clear them.

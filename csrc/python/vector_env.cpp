@@ -167,7 +167,7 @@ void init_vector(py::module_& m) {
           out.append(py::make_tuple(spec.name, shape, kDTypeNames[size_t(spec.dtype)]));
         }
         return out;
-      })
+      }, py::arg("rows"))
       .def("reset", [](VectorEnv& env, std::optional<uint64_t> seed, const py::object& buffers, bool known) {
         Outputs out = outputs_for(env, env.num_envs(), buffers, known);
         {
