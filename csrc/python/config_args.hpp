@@ -9,7 +9,7 @@
 
 namespace polyenv::python {
 
-// The game settings of every multi-game class (VectorEnv, MctsPool, SelfPlayPool).
+// The game settings of Game and of every multi-game class (VectorEnv, MctsPool, SelfPlayPool).
 inline GameConfig game_config(int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs) {
   if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
   if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");

@@ -17,23 +17,12 @@
 #include "../engine/playout.hpp"
 #include "../engine/world.hpp"
 #include "bindings.hpp"
+#include "config_args.hpp"
 #include "game_handle.hpp"
 
 namespace polyenv::python {
 
 namespace {
-
-GameConfig make_config(int map_size, const std::vector<int8_t>& tribes, int mode, int max_turns, bool full_obs) {
-  if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
-  if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
-  GameConfig cfg;
-  cfg.map_size = map_size;
-  cfg.tribes = tribes;
-  cfg.mode = GameMode(mode);
-  cfg.max_turns = max_turns;
-  cfg.full_observability = full_obs;
-  return cfg;
-}
 
 void check_tile(const Game& g, int tile) {
   if (tile < 0 || tile >= g.state.num_tiles) {
@@ -175,7 +164,7 @@ void init_game(py::module_& m) {
       .def_static("generated", [](int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs,
                                   bool auto_end, uint64_t seed) {
         auto g = std::make_unique<Game>();
-        g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
+        g->config = game_config(map_size, tribes, mode, max_turns, full_obs);
         g->state.auto_end_turn = auto_end;
         g->new_episode(seed);
         return g;
@@ -185,7 +174,7 @@ void init_game(py::module_& m) {
         auto g = std::make_unique<Game>();
         g->level = parse_level_csv(csv);
         g->source = Source::kLevel;
-        g->config = make_config(g->level.size, tribes, mode, max_turns, full_obs);
+        g->config = game_config(g->level.size, tribes, mode, max_turns, full_obs);
         g->state.auto_end_turn = auto_end;
         g->new_episode(seed);
         return g;
@@ -196,7 +185,7 @@ void init_game(py::module_& m) {
         g->source = Source::kBlank;
         g->blank_terrain = terrain;
         g->blank_revealed = revealed;
-        g->config = make_config(map_size, tribes, mode, max_turns, full_obs);
+        g->config = game_config(map_size, tribes, mode, max_turns, full_obs);
         g->new_episode(seed);
         return g;
       }, py::arg("map_size"), py::arg("tribes"), py::arg("terrain"), py::arg("mode"), py::arg("max_turns"), py::arg("seed"), py::arg("revealed"), py::arg("full_observability"))
@@ -206,7 +195,7 @@ void init_game(py::module_& m) {
         const GameState& s = g->state;
         std::vector<int8_t> tribes;
         for (const Player& p : s.players) tribes.push_back(p.tribe);
-        g->config = make_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability);
+        g->config = game_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability);
         g->journal.configure(s.num_players, 0);
         g->new_episode_id();
         g->touched();
