@@ -38,28 +38,16 @@ from pathlib import Path
 import numpy as np
 
 from .description import MAX_PLAYERS, MIN_PLAYERS
+from .viz.record import (HUMAN, RECORD_FORMAT, RECORD_VERSION, check_record, game_from_config, game_result,
+                         load_record)
 
 __all__ = ["main", "load_record", "check_record", "RECORD_FORMAT"]
 
-#: The ``format`` field of a game record (``polyenv play --save``).
-RECORD_FORMAT = "polyenv-game"
-#: The ``--bots`` name of a seat played by a person at the terminal.
-HUMAN = "human"
-RECORD_VERSION = 1
 #: Scripts ``polyenv bench --dir DIR`` runs, in order (DIR/<name>.py); without --dir it runs polyenv/_bench.
 BENCH_SCRIPTS = ("engine", "vector", "gym", "aec")
 
 
 # ---------------------------------------------------------------------------- shared helpers
-def _game_from_config(seed: int, config: dict):
-    from .game_env import GameEnv
-    kwargs = dict(seed=seed, mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"),
-                  full_observability=config.get("full_observability", False))
-    if config.get("level") is not None:
-        return GameEnv(level=config["level"], players=config.get("players"), **kwargs)
-    return GameEnv(map_size=config["map_size"], players=config.get("players"), **kwargs)
-
-
 def _style(render: str, out) -> str:
     """``--render auto`` (default): ANSI colours on a terminal, plain text otherwise."""
     if render != "auto":
@@ -101,77 +89,6 @@ def _print_result(game, bots, actions: int, out) -> None:
           flush=True)
 
 
-def _result(game, legacy: bool = False) -> dict:
-    """The end of a game as a record keeps it (``replay`` checks it): ``turn`` is the turn in which the game
-    ended (``GameEnv.turn_number``). ``legacy``: as records of earlier versions kept it, ``turns`` = ``GameEnv.turn``."""
-    result = dict(game_over=game.game_over, winner=game.winner, scores=game.scores())
-    if legacy:
-        return dict(result, turns=game.turn)
-    return dict(result, turn=game.turn_number)
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_record(record: dict, path) -> None:
-    """Every field of a record has its type (JSON numbers that are floats or bools are not ids)."""
-    def bad(what):
-        raise ValueError(f"{path}: {what}")
-    seed = record["seed"]
-    if not _is_int(seed) or not 0 <= seed < 2**64:
-        bad(f"seed must be an integer in [0, 2**64), got {seed!r}")
-    config = record["config"]
-    if not isinstance(config, dict) or not set(config) <= _CONFIG_KEYS:
-        bad(f"config must be an object with keys among {sorted(_CONFIG_KEYS)}")
-    if config.get("level") is None and not _is_int(config.get("map_size")):
-        bad(f"config.map_size must be an integer, got {config.get('map_size')!r}")
-    if config.get("players") is not None and not isinstance(config["players"], list):
-        bad("config.players must be a list of tribes")
-    if not isinstance(config.get("full_observability", False), bool):
-        bad("config.full_observability must be true or false")
-    actions = record["actions"]
-    if not isinstance(actions, list) or not all(_is_int(a) for a in actions):
-        wrong = next((a for a in actions if not _is_int(a)), None) if isinstance(actions, list) else actions
-        bad(f"actions must be a list of integer action ids, got {wrong!r}")
-    bots = record.get("bots")
-    if bots is not None and (not isinstance(bots, list) or not all(isinstance(b, str) for b in bots)):
-        bad("bots must be a list of bot names")
-    fingerprint = record.get("action_space_fingerprint")
-    if fingerprint is not None and not _is_int(fingerprint):
-        bad(f"action_space_fingerprint must be an integer, got {fingerprint!r}")
-    if record.get("result") is not None and not isinstance(record["result"], dict):
-        bad("result must be an object")
-
-
-_CONFIG_KEYS = {"map_size", "players", "mode", "max_turns", "level", "full_observability"}
-
-
-def load_record(path) -> dict:
-    """Reads a game record written by ``polyenv play --save``; raises ValueError when it is
-    malformed (not JSON, another format or version, a missing field or a field of the wrong type)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            record = json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"cannot read game record {path}: {e}") from None
-    return check_record(record, path)
-
-
-def check_record(record, source="record") -> dict:
-    """Checks a game record already read from JSON (format, version, every field's type) and returns it;
-    raises ValueError naming ``source`` when it is not a valid ``polyenv play --save`` record."""
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise ValueError(f"{source} is not a polyenv game record")
-    if record.get("version") != RECORD_VERSION:
-        raise ValueError(f"{source}: unsupported record version {record.get('version')!r}")
-    for key in ("seed", "config", "actions"):
-        if key not in record:
-            raise ValueError(f"{source}: record has no {key!r}")
-    _check_record(record, source)
-    return record
-
-
 # ---------------------------------------------------------------------------- play
 def _cmd_play(args) -> int:
     from . import bots as bots_module
@@ -190,7 +107,7 @@ def _cmd_play(args) -> int:
     size = args.map_size if args.map_size is not None else default_map_size(len(players) if players else 2)
     config = dict(map_size=size, players=players,
                   mode=args.mode, max_turns=args.max_turns, level=level)
-    game = _game_from_config(seed, config)
+    game = game_from_config(seed, config)
     config["players"] = [game.player(p)["tribe"] for p in range(game.num_players)]
     config["map_size"] = game.map_size
     seats = [names[p % len(names)] for p in range(game.num_players)]
@@ -226,7 +143,7 @@ def _cmd_play(args) -> int:
     if save:
         record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
                       action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
-                      result=_result(game))
+                      result=game_result(game))
         try:  # the folder was checked before the game; a later failure is still one line
             with open(save, "w", encoding="utf-8") as f:
                 json.dump(record, f)
@@ -275,11 +192,11 @@ def _write_media(record: dict, args, out) -> int:
     for path in (args.gif, args.mp4):  # imageio was checked before the replay (_check_media)
         if path is None:
             continue
-        game = _game_from_config(int(record["seed"]), record["config"])
+        game = game_from_config(int(record["seed"]), record["config"])
         n = write_video(video_frames(game, actions, args.frames, args.tile_px or 32), path, args.fps)
         print(f"wrote {n} frames to {path}", file=out)
     if args.html is not None:
-        game = _game_from_config(int(record["seed"]), record["config"])
+        game = game_from_config(int(record["seed"]), record["config"])
         page = replay_html(game, actions, title=f"polyenv replay: {Path(args.file).name}", tile_px=args.tile_px,
                            seats=record.get("bots"))
         Path(args.html).write_text(page, encoding="utf-8")
@@ -311,7 +228,7 @@ def _cmd_replay(args) -> int:
     except ValueError as e:
         print(f"polyenv replay: {e}", file=sys.stderr)
         return 2
-    game = _game_from_config(record["seed"], record["config"])
+    game = game_from_config(record["seed"], record["config"])
     bots = record.get("bots")
     if bots is not None and len(bots) != game.num_players:
         raise ValueError(f"{args.file}: {len(bots)} bots for {game.num_players} players")
@@ -353,7 +270,7 @@ def _cmd_replay(args) -> int:
         print(f"wrote {pngs} PNG files to {png_dir}", file=out)
     expected = record.get("result")
     if expected is not None:
-        got = _result(game, legacy="turns" in expected and "turn" not in expected)
+        got = game_result(game, legacy="turns" in expected and "turn" not in expected)
         if got != expected:
             print(f"polyenv replay: result differs from the record: {got} != {expected}", file=sys.stderr)
             return 1

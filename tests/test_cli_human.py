@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from polyenv.cli import _game_from_config
+from polyenv.viz.record import game_from_config
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 PROMPT = re.compile(r"your move \(1-(\d+), end, q, h\)> ")
@@ -116,7 +116,7 @@ def test_the_turn_screen_bad_answers_end_and_quit(tmp_path):
     assert status == 0
     record = json.loads((tmp_path / "polyenv-game-1.json").read_text())
     assert record["bots"] == ["human", "random"] and not record["result"]["game_over"]
-    game = _game_from_config(record["seed"], record["config"])
+    game = game_from_config(record["seed"], record["config"])
     assert game.describe_action(record["actions"][0]).split()[0] in first.lower()
     for a in record["actions"]:
         game.step(a)  # the record replays

@@ -17,7 +17,7 @@ from serve_helpers import running_server, seats, wait_for
 from websockets.sync.client import connect as ws_connect
 
 import polyenv
-from polyenv.cli import _game_from_config, check_record
+from polyenv.viz.record import check_record, game_from_config
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def play_to_the_end(client, game_id, rng, end_turn_share=0.3):
 
 
 def replay_record(record):
-    game = _game_from_config(record["seed"], record["config"])
+    game = game_from_config(record["seed"], record["config"])
     seats_of_actions = []
     for a in record["actions"]:
         seats_of_actions.append(game.current_player)

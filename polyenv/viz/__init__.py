@@ -6,6 +6,8 @@
   unit / city / tech / other grouping (the web app and the terminal player).
 * :mod:`polyenv.viz.view`    — the JSON view of a game for one viewer, built only from that viewer's
   fog-safe channels (map tokens, state, action rows, event journal).
+* :mod:`polyenv.viz.record`  — the game-record file (``polyenv play --save``, ``replay``, the web
+  app's downloads): its format, loading and checking, and the game a record's configuration makes.
 * :mod:`polyenv.viz.session` — a live game: seats (a person or a bot), the bot runner, the position
   token, records.
 * :mod:`polyenv.viz.server`  — the Starlette app and ``polyenv serve``.

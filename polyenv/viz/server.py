@@ -44,7 +44,7 @@ from .. import bots as bot_registry
 from .._botspec import is_bot
 from .._levels import read_level
 from .._names import MODES, TRIBES, tribe_code
-from ..cli import check_record
+from .record import check_record
 from ..description import MAX_PLAYERS, MIN_PLAYERS
 from ..envs import default_map_size
 from ..game_env import GameEnv

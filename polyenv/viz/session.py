@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import bots as bot_registry
 from .._botspec import is_bot
-from ..cli import HUMAN, RECORD_FORMAT, RECORD_VERSION, _game_from_config, _result
+from .record import HUMAN, RECORD_FORMAT, RECORD_VERSION, game_from_config, game_result
 from .view import EventLog, WorldLog, build_view
 
 __all__ = ["GameSession", "SessionError", "HUMAN", "RECORD"]
@@ -64,7 +64,7 @@ class GameSession:
                  save_dir: Path | None = None, bot_executor: Executor | None = None):
         self.id = secrets.token_urlsafe(18)
         self.seed, self.config = int(seed), dict(config)
-        self.game = _game_from_config(self.seed, self.config)
+        self.game = game_from_config(self.seed, self.config)
         if len(seats) != self.game.num_players:
             raise SessionError(400, f"{len(seats)} seats for {self.game.num_players} players")
         self.seats = list(seats)
@@ -203,7 +203,7 @@ class GameSession:
         if isinstance(position, bool) or not isinstance(position, int) or \
                 not 0 <= position <= len(self.record_actions):
             raise SessionError(400, f"position must be an integer in [0, {len(self.record_actions)}]")
-        game = _game_from_config(self.seed, self.config)
+        game = game_from_config(self.seed, self.config)
         for action in self.record_actions[:position]:
             game.step(action)
         with self.lock:
@@ -236,7 +236,7 @@ class GameSession:
             game = self.game
             return dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=self.seed, config=self.config,
                         bots=self.seats, action_space_fingerprint=int(game.action_space_fingerprint),
-                        actions=list(self.actions), result=_result(game))
+                        actions=list(self.actions), result=game_result(game))
 
     def save(self) -> str:
         """Writes the record into the save folder; returns its path (blocking)."""
