@@ -80,10 +80,15 @@ _TILE_EQUAL = ([("explored", _EXPLORED, 1)] + _one_hot("terrain", _TERRAIN, TERR
 _TILE_OTHER = [("territory_other", _TERRITORY_OWNER), ("city_other", _CITY_OWNER), ("unit_other", _UNIT_OWNER)]
 _TILE_BITS = ([(f"city_{flag}", _CITY_FLAGS, bit) for flag, bit in _LAYOUT.city_flags.items()]
               + [(f"unit_{flag}", _UNIT_FLAGS, bit) for flag, bit in _LAYOUT.unit_flags.items()])
-# (name, token column, divisor, low, high): clip(value / divisor, low, high); -1 "none" clips to 0.
-_TILE_SCALED = [("building_level", _BUILDING_LEVEL, 5, 0, 1), ("city_level", _CITY_LEVEL, 10, 0, 1),
-                ("unit_hp", _UNIT_HP, 45, 0, 1), ("unit_max_hp", _UNIT_MAX_HP, 45, 0, 1),
-                ("unit_kills", _UNIT_KILLS, 3, 0, 1)]
+# (name, token column, divisor, low, high): clip(value / divisor, low, high); -1 "none" clips to 0. The
+# level and hp divisors are the columns' largest values (the temple's level 5, the veteran Giant's 45 hp);
+# kills are scaled by the 3 that make a veteran (RULES §5).
+_MAX_TEMPLE_LEVEL = int(_LAYOUT.map_token_bounds[1][_BUILDING_LEVEL])
+_MAX_UNIT_HP = int(_LAYOUT.map_token_bounds[1][_UNIT_HP])
+_VETERAN_KILLS = 3
+_TILE_SCALED = [("building_level", _BUILDING_LEVEL, _MAX_TEMPLE_LEVEL, 0, 1), ("city_level", _CITY_LEVEL, 10, 0, 1),
+                ("unit_hp", _UNIT_HP, _MAX_UNIT_HP, 0, 1), ("unit_max_hp", _UNIT_MAX_HP, _MAX_UNIT_HP, 0, 1),
+                ("unit_kills", _UNIT_KILLS, _VETERAN_KILLS, 0, 1)]
 # Own cities only (the token is -1 for others): clip(value / 10, -1, 1).
 _TILE_OWN_CITY = [("city_population", _CITY_POPULATION), ("city_production", _CITY_PRODUCTION)]
 _TILE_RELATIVE = [("territory_city", _TERRITORY_CITY), ("home_city", _HOME_CITY)]
@@ -109,7 +114,7 @@ FLAT_ACTION_FEATURE_NAMES: tuple[str, ...] = tuple(
     + ["target_player_relative"] + list(_ARG_COLUMNS) + ["population_gain", "cost", "affordable"])
 
 
-# The native encoder (csrc/python/flat.cpp) writes exactly these blocks.
+# The native encoder (csrc/encode/flat.cpp) writes exactly these blocks.
 assert _core.FLAT_LAYOUT == (len(FLAT_TILE_FEATURE_NAMES), len(FLAT_STATE_FEATURE_NAMES),
                              len(FLAT_ACTION_FEATURE_NAMES)), "polyenv._core is out of date: rebuild it"
 

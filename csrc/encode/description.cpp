@@ -20,12 +20,9 @@ constexpr int32_t kMaxWorkshops = std::numeric_limits<int8_t>::max();  // City::
 constexpr int32_t kPopulationMin = std::numeric_limits<int16_t>::min();  // City::population may be negative
 constexpr int32_t kPopulationMax = std::numeric_limits<int16_t>::max();
 constexpr int32_t kMaxKills = std::numeric_limits<uint8_t>::max();  // Unit::kills
-constexpr int32_t kMaxUnitHp = 40 + kVeteranHpBonus;  // the giant's 40, +5 once for a veteran (§5)
-constexpr int32_t kMaxTempleLevel = 5;                // §9.2
 constexpr int32_t kMaxTechTier = 3;                   // §4
 constexpr int32_t kMaxPopulationGain = 16;            // a bonus building (forge: 2) next to 8 base buildings (§9.2)
 constexpr int32_t kMaxFixedActionCost = 20;           // buildings <= 20, units <= 15, send_stars <= 14
-constexpr int32_t kCityFlagsMax = kTokCapital | kTokWalls | kTokWorkshop | kTokPark | kTokConnected;
 
 }  // namespace
 

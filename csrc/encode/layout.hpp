@@ -16,9 +16,17 @@ enum MapCol : int {
 };
 static_assert(kNumMapCols == kMapTokenFeatures);
 
+// State columns (kStateFeatureNames order; meanings in map_tokens.cpp's encode_state).
+enum StateCol : int {
+  kStTurn, kStCurrentPlayer, kStGameOver, kStWinner, kStStars, kStOwnsUnits, kStOwnCities, kStIncome,
+  kStPendingCity, kStPendingUpgradeA, kStPendingUpgradeB, kNumStateCols,
+};
+static_assert(kNumStateCols == kStateFeatures);
+
 // Bits of the city_flags and unit_flags columns.
 enum CityTokenFlag : int32_t { kTokCapital = 1, kTokWalls = 2, kTokWorkshop = 4, kTokPark = 8, kTokConnected = 16 };
 inline constexpr int32_t kTokVeteran = 1;
+inline constexpr int32_t kCityFlagsMax = kTokCapital | kTokWalls | kTokWorkshop | kTokPark | kTokConnected;
 
 // action_features columns (kActionFeatureNames order; meanings in action_rows.cpp).
 enum FeatCol : int {

@@ -185,21 +185,21 @@ void encode_state(const GameState& s, int observer, int32_t* out) {
   int32_t cities = 0;
   for (const City& c : s.cities) cities += c.owner == observer ? 1 : 0;
 
-  out[0] = s.tick;
-  out[1] = s.current_player;
-  out[2] = s.game_over ? 1 : 0;
-  out[3] = s.winner;
-  out[4] = me.stars;
-  out[5] = units;
-  out[6] = cities;
-  out[7] = star_income(s, observer);
+  out[kStTurn] = s.tick;
+  out[kStCurrentPlayer] = s.current_player;
+  out[kStGameOver] = s.game_over ? 1 : 0;
+  out[kStWinner] = s.winner;
+  out[kStStars] = me.stars;
+  out[kStOwnsUnits] = units;
+  out[kStOwnCities] = cities;
+  out[kStIncome] = star_income(s, observer);
   if (s.pending_city >= 0 && observer == s.current_player) {
     const City& c = s.cities[s.pending_city];
-    out[8] = c.tile;
-    out[9] = reward_a(c.level + 1);
-    out[10] = reward_b(c.level + 1);
+    out[kStPendingCity] = c.tile;
+    out[kStPendingUpgradeA] = reward_a(c.level + 1);
+    out[kStPendingUpgradeB] = reward_b(c.level + 1);
   } else {
-    out[8] = out[9] = out[10] = -1;
+    out[kStPendingCity] = out[kStPendingUpgradeA] = out[kStPendingUpgradeB] = -1;
   }
 }
 

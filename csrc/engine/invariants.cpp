@@ -88,7 +88,7 @@ std::string check_invariants(const GameState& s) {
     if (tile.building != kNoBuilding && (tile.building < 0 || tile.building >= kNumBuildings)) {
       return at("tile", t) + "bad building";
     }
-    if (tile.building_level < 0 || tile.building_level > 5 || tile.road > 1 || tile.road_link > 1 ||
+    if (tile.building_level < 0 || tile.building_level > kMaxTempleLevel || tile.road > 1 || tile.road_link > 1 ||
         tile.temple_turns < 0 || tile.pad != 0) {
       return at("tile", t) + "bad building level or road flag";
     }
@@ -111,10 +111,7 @@ std::string check_invariants(const GameState& s) {
   }
   int road_links = 0;
   for (int t = 0; t < tiles; ++t) {
-    bool link = false;
-    if (road_or_city(s.tiles[t])) {
-      for_each_neighbour(s, t, [&](int nb) { link = link || road_or_city(s.tiles[nb]); });
-    }
+    const bool link = road_link_at(s, t);
     if (link != bool(s.tiles[t].road_link)) return at("tile", t) + "road link flag is stale";
     road_links += link;
   }

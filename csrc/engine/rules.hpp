@@ -81,6 +81,13 @@ inline constexpr std::array<UnitInfo, kNumUnitTypes> kUnits = {{
 constexpr bool is_naval(int u) { return u == kBoat || u == kShip || u == kBattleship; }
 inline constexpr int kVeteranKills = 3;
 inline constexpr int kVeteranHpBonus = 5;
+// The largest HP any unit can have: the Giant's 40, +5 once for a veteran (§5).
+inline constexpr int kMaxUnitHp = [] {
+  int hp = 0;
+  for (const UnitInfo& u : kUnits) hp = u.max_hp > hp ? u.max_hp : hp;
+  return hp + kVeteranHpBonus;
+}();
+static_assert(kMaxUnitHp == 45);
 
 enum UnitStatus : int8_t { kFresh, kMoved, kAttacked, kMovedAndAttacked, kPushed, kFinished };
 inline constexpr std::array<const char*, 6> kUnitStatusNames = {
@@ -165,6 +172,8 @@ inline constexpr std::array<BuildingInfo, kNumBuildings> kBuildings = {{
 inline constexpr int kTempleScore = 100;
 inline constexpr std::array<int, 5> kTempleLevelScore = {0, 50, 50, 50, 150};  // reaching level 2..5
 inline constexpr int kTempleTurnsPerLevel = 3;
+inline constexpr int kMaxTempleLevel = 5;  // a temple levels up to 5 (§9.2)
+static_assert(kTempleLevelScore.size() == kMaxTempleLevel);
 inline constexpr int kMonumentScore = 400;
 inline constexpr int kAltarPacifistTurns = 5;
 inline constexpr int kTombStars = 100;

@@ -71,7 +71,7 @@ void tick_temples(GameState& s, int player) {
     for (int tx = std::max(x - r, 0); tx <= std::min(x + r, n - 1); ++tx) {
       for (int t = tx * n + y0; t <= tx * n + y1; ++t) {
         Tile& tile = tiles[t];
-        if (tile.city != ci || !is_temple(tile.building) || tile.building_level >= 5) continue;
+        if (tile.city != ci || !is_temple(tile.building) || tile.building_level >= kMaxTempleLevel) continue;
         if (++tile.temple_turns < kTempleTurnsPerLevel) continue;
         tile.temple_turns = 0;
         tile.building_level++;

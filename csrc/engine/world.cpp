@@ -456,6 +456,21 @@ void change_allegiance(GameState& s, int actor, int target, int value) {
 
 // ------------------------------------------------------------------ road links
 
+bool road_link_at(const GameState& s, int tile) {
+  if (!road_or_city(s.tiles[size_t(tile)])) return false;
+  bool link = false;
+  for_each_neighbour(s, tile, [&](int nb) { link = link || road_or_city(s.tiles[size_t(nb)]); });
+  return link;
+}
+
+void rebuild_road_links(GameState& s) {
+  s.road_links = 0;
+  for (int t = 0; t < s.num_tiles; ++t) {
+    s.tiles[size_t(t)].road_link = road_link_at(s, t);
+    s.road_links += s.tiles[size_t(t)].road_link;
+  }
+}
+
 void refresh_road_links(GameState& s, int tile) {
   // road_or_city of the 5x5 area around `tile` (false off the board), read once.
   const int n = s.map_size, x = tile / n, y = tile % n;

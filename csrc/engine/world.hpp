@@ -108,7 +108,11 @@ void compute_tile_bits(const GameState& s, std::vector<uint64_t>& out);
 
 // ---- road links: call after anything that makes a tile a road or a city.
 inline bool road_or_city(const Tile& t) { return t.terrain == kCity || (t.road && !is_water(t.terrain)); }
+// What Tile::road_link must be at `tile`, from the tiles alone: a road or city next to another one.
+bool road_link_at(const GameState& s, int tile);
 void refresh_road_links(GameState& s, int tile);
+// Every tile's road_link and GameState::road_links, from the tiles alone (a new board).
+void rebuild_road_links(GameState& s);
 
 // ---- trade network (§9.4): recomputes connections, applies population.
 void update_trade_network(GameState& s, int player);

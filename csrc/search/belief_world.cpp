@@ -6,18 +6,13 @@
 #include <algorithm>
 #include <cstring>
 
-#include "../encode/encode.hpp"
+#include "../encode/layout.hpp"
 #include "../engine/world.hpp"
 
 namespace polyenv {
 
 namespace {
 
-enum Col : int {
-  kExplored, kTerrain, kResource, kBuilding, kBuildingLevel, kRoad, kTerritoryOwner, kTerritoryCityTile, kCityOwner,
-  kCityLevel, kCityPopulation, kCityFlags, kCityProduction, kUnitOwner, kUnitType, kUnitHp, kUnitMaxHp, kUnitStatus,
-  kUnitFlags, kUnitKills, kUnitCarried, kObservedUnitId, kUnitHomeTile,
-};
 constexpr int F = kMapTokenFeatures;
 
 std::string at_tile(int t) { return "tile " + std::to_string(t) + ": "; }
@@ -84,8 +79,8 @@ std::string check_visible_rows(const int32_t* obs, const int32_t* particle, int 
   for (int t = 0; t < tiles; ++t) {
     const int32_t* o = obs + size_t(t) * F;
     const int32_t* p = particle + size_t(t) * F;
-    if (o[0] != p[0]) return at_tile(t) + "column 0 (visibility) differs from the observation";
-    if (o[0] != 0 && std::memcmp(o, p, sizeof(int32_t) * F) != 0) {
+    if (o[kColExplored] != p[kColExplored]) return at_tile(t) + "column 0 (visibility) differs from the observation";
+    if (o[kColExplored] != 0 && std::memcmp(o, p, sizeof(int32_t) * F) != 0) {
       return at_tile(t) + "a visible row differs from the observation";
     }
   }
@@ -139,24 +134,24 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
   for (int t = 0; t < n; ++t) {
     const int32_t* o = tokens + size_t(t) * F;
     Tile& tile = s.tiles[size_t(t)];
-    if (o[kTerrain] < 0 || o[kTerrain] >= kNumTerrains) return at_tile(t) + "bad terrain";
-    if (o[kResource] != kNoResource && (o[kResource] < 0 || o[kResource] >= kNumResourceKeys || o[kResource] == 4)) {
+    if (o[kColTerrain] < 0 || o[kColTerrain] >= kNumTerrains) return at_tile(t) + "bad terrain";
+    if (o[kColResource] != kNoResource && (o[kColResource] < 0 || o[kColResource] >= kNumResourceKeys || o[kColResource] == 4)) {
       return at_tile(t) + "bad resource";
     }
-    if (o[kBuilding] < kNoBuilding || o[kBuilding] >= kNumBuildings) return at_tile(t) + "bad building";
-    if (o[kBuildingLevel] < 0 || o[kBuildingLevel] > 5 || o[kRoad] < 0 || o[kRoad] > 1) {
+    if (o[kColBuilding] < kNoBuilding || o[kColBuilding] >= kNumBuildings) return at_tile(t) + "bad building";
+    if (o[kColBuildingLevel] < 0 || o[kColBuildingLevel] > kMaxTempleLevel || o[kColRoad] < 0 || o[kColRoad] > 1) {
       return at_tile(t) + "bad building level or road";
     }
-    tile.terrain = int8_t(o[kTerrain]);
-    tile.resource = int8_t(o[kResource]);
-    tile.building = int8_t(o[kBuilding]);
-    tile.building_level = int8_t(o[kBuildingLevel]);
-    tile.road = uint8_t(o[kRoad]);
-    const bool city_here = o[kCityOwner] != 0;
-    if (city_here != (o[kTerrain] == kCity)) return at_tile(t) + "city terrain and city owner disagree";
+    tile.terrain = int8_t(o[kColTerrain]);
+    tile.resource = int8_t(o[kColResource]);
+    tile.building = int8_t(o[kColBuilding]);
+    tile.building_level = int8_t(o[kColBuildingLevel]);
+    tile.road = uint8_t(o[kColRoad]);
+    const bool city_here = o[kColCityOwner] != 0;
+    if (city_here != (o[kColTerrain] == kCity)) return at_tile(t) + "city terrain and city owner disagree";
     if (!city_here) continue;
-    if (o[kCityOwner] < 1 || o[kCityOwner] > P) return at_tile(t) + "bad city owner";
-    const int owner = abs_owner(o[kCityOwner]);
+    if (o[kColCityOwner] < 1 || o[kColCityOwner] > P) return at_tile(t) + "bad city owner";
+    const int owner = abs_owner(o[kColCityOwner]);
     City c;
     if (owner == me) {
       auto it = std::find_if(k.own_cities.begin(), k.own_cities.end(), [&](const City& x) { return x.tile == t; });
@@ -164,20 +159,21 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
       c = *it;
       c.supported = 0;
     } else {
-      if (o[kCityLevel] < 1 || o[kCityLevel] > 100) return at_tile(t) + "bad city level";
-      const int32_t fl = o[kCityFlags];
-      if (fl < 0 || fl > 31) return at_tile(t) + "bad city flags";
+      if (o[kColCityLevel] < 1 || o[kColCityLevel] > 100) return at_tile(t) + "bad city level";
+      const int32_t fl = o[kColCityFlags];
+      if (fl < 0 || fl > kCityFlagsMax) return at_tile(t) + "bad city flags";
       c.uid = 0;
       c.tile = int16_t(t);
       c.owner = int8_t(owner);
-      c.level = int8_t(o[kCityLevel]);
+      c.level = int8_t(o[kColCityLevel]);
       c.bound = 1;
       // A capital is always its tribe's original capital (the engine never moves either flag);
       // without the second flag End Turn would see the observer holding every original capital.
-      c.flags = uint8_t(((fl & 1) ? kCityCapital | kCityOriginalCapital : 0) | ((fl & 2) ? kCityWalls : 0));
-      c.workshops = (fl & 4) ? 1 : 0;
-      c.parks = (fl & 8) ? 1 : 0;
-      c.connected = (fl & 16) ? 1 : 0;
+      c.flags = uint8_t(((fl & kTokCapital) ? kCityCapital | kCityOriginalCapital : 0) |
+                        ((fl & kTokWalls) ? kCityWalls : 0));
+      c.workshops = (fl & kTokWorkshop) ? 1 : 0;
+      c.parks = (fl & kTokPark) ? 1 : 0;
+      c.connected = (fl & kTokConnected) ? 1 : 0;
     }
     city_at[size_t(t)] = int16_t(s.cities.size());
     s.players[size_t(owner)].num_cities++;
@@ -189,12 +185,12 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
   }
   for (int t = 0; t < n; ++t) {
     const int32_t* o = tokens + size_t(t) * F;
-    int32_t ct = o[kTerritoryCityTile];
-    if (ct == -1 && o[kTerritoryOwner] != 0) {
+    int32_t ct = o[kColTerritoryCityTile];
+    if (ct == -1 && o[kColTerritoryOwner] != 0) {
       // The observer sees this territory but not its city centre: attach it to the nearest city
       // of that owner in the hypothesis (the first in tile order on a tie).
-      if (o[kTerritoryOwner] < 1 || o[kTerritoryOwner] > P) return at_tile(t) + "bad territory owner";
-      const int owner = abs_owner(o[kTerritoryOwner]);
+      if (o[kColTerritoryOwner] < 1 || o[kColTerritoryOwner] > P) return at_tile(t) + "bad territory owner";
+      const int owner = abs_owner(o[kColTerritoryOwner]);
       int best = s.map_size + 1;
       for (const City& c : s.cities) {
         const int d = s.distance(t, c.tile);
@@ -205,7 +201,7 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     if (ct == -1) continue;
     if (ct < 0 || ct >= n || city_at[size_t(ct)] < 0) return at_tile(t) + "territory of a tile without a city";
     City& c = s.cities[size_t(city_at[size_t(ct)])];
-    if (o[kTerritoryOwner] < 1 || o[kTerritoryOwner] > P || abs_owner(o[kTerritoryOwner]) != c.owner) {
+    if (o[kColTerritoryOwner] < 1 || o[kColTerritoryOwner] > P || abs_owner(o[kColTerritoryOwner]) != c.owner) {
       return at_tile(t) + "territory owner differs from its city's owner";
     }
     s.tiles[size_t(t)].city = city_at[size_t(ct)];
@@ -224,16 +220,16 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
   for (const City& c : s.cities) max_uid = std::max(max_uid, c.uid);
   for (int t = 0; t < n; ++t) {
     const int32_t* o = tokens + size_t(t) * F;
-    if (o[kUnitOwner] == 0) continue;
-    if (o[kUnitOwner] < 1 || o[kUnitOwner] > P) return at_tile(t) + "bad unit owner";
-    const int owner = abs_owner(o[kUnitOwner]);
+    if (o[kColUnitOwner] == 0) continue;
+    if (o[kColUnitOwner] < 1 || o[kColUnitOwner] > P) return at_tile(t) + "bad unit owner";
+    const int owner = abs_owner(o[kColUnitOwner]);
     if (!s.players[size_t(owner)].alive) return at_tile(t) + "a unit of an eliminated player";
-    const int type = o[kUnitType];
+    const int type = o[kColUnitType];
     if (type < 0 || type >= kNumUnitTypes) return at_tile(t) + "bad unit type";
-    if (o[kUnitStatus] < 0 || o[kUnitStatus] > kFinished) return at_tile(t) + "bad unit status";
-    if (o[kUnitHp] < 1 || o[kUnitHp] > o[kUnitMaxHp] || o[kUnitMaxHp] > 1000) return at_tile(t) + "bad unit hp";
-    if (o[kUnitFlags] < 0 || o[kUnitFlags] > 1) return at_tile(t) + "bad unit flags";
-    const int carried = o[kUnitCarried];
+    if (o[kColUnitStatus] < 0 || o[kColUnitStatus] > kFinished) return at_tile(t) + "bad unit status";
+    if (o[kColUnitHp] < 1 || o[kColUnitHp] > o[kColUnitMaxHp] || o[kColUnitMaxHp] > 1000) return at_tile(t) + "bad unit hp";
+    if (o[kColUnitFlags] < 0 || o[kColUnitFlags] > 1) return at_tile(t) + "bad unit flags";
+    const int carried = o[kColUnitCarriedType];
     if (is_naval(type) ? (carried < 0 || carried >= kNumUnitTypes || is_naval(carried)) : carried != -1) {
       return at_tile(t) + "bad carried unit type";
     }
@@ -242,8 +238,8 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     }
     int home = -1;
     if (owner == me) {
-      const int32_t ht = o[kUnitHomeTile];
-      if (o[kUnitKills] < 0 || o[kUnitKills] > 255) return at_tile(t) + "bad unit kills";
+      const int32_t ht = o[kColUnitHomeCityTile];
+      if (o[kColUnitKills] < 0 || o[kColUnitKills] > 255) return at_tile(t) + "bad unit kills";
       if (ht != -1) {
         if (ht < 0 || ht >= n || city_at[size_t(ht)] < 0 || s.cities[size_t(city_at[size_t(ht)])].owner != me) {
           return at_tile(t) + "a unit's home city is not the observer's city";
@@ -253,17 +249,17 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     }
     Unit u;
     u.uid = -1;  // fresh id below
-    observed.push_back(o[0] != 0 ? o[kObservedUnitId] : 0);  // hidden rows carry no id of the observer's
+    observed.push_back(o[kColExplored] != 0 ? o[kColObservedUnitId] : 0);  // hidden rows carry no id of the observer's
     u.type = int8_t(type);
     u.owner = int8_t(owner);
-    u.status = int8_t(o[kUnitStatus]);
+    u.status = int8_t(o[kColUnitStatus]);
     u.land_type = int8_t(carried);
-    u.hp = int16_t(o[kUnitHp]);
-    u.max_hp = int16_t(o[kUnitMaxHp]);
+    u.hp = int16_t(o[kColUnitHp]);
+    u.max_hp = int16_t(o[kColUnitMaxHp]);
     u.tile = int16_t(t);
     u.home_city = int16_t(home);
-    u.kills = owner == me ? uint8_t(o[kUnitKills]) : 0;
-    u.veteran = uint8_t(o[kUnitFlags] & 1);
+    u.kills = owner == me ? uint8_t(o[kColUnitKills]) : 0;
+    u.veteran = uint8_t((o[kColUnitFlags] & kTokVeteran) != 0);
     if (home >= 0) s.cities[size_t(home)].supported++;
     s.tiles[size_t(t)].unit = int16_t(s.units.size());
     s.units.push_back(u);
@@ -301,14 +297,7 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     if (seen != (tokens[size_t(t) * F] != 0)) return at_tile(t) + "column 0 differs from the observer's fog";
   }
 
-  for (int t = 0; t < n; ++t) {
-    uint8_t link = 0;
-    if (road_or_city(s.tiles[size_t(t)])) {
-      for_each_neighbour(s, t, [&](int nb) { link = link || road_or_city(s.tiles[size_t(nb)]); });
-    }
-    s.tiles[size_t(t)].road_link = link;
-    s.road_links += link;
-  }
+  rebuild_road_links(s);
   if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
   note_sightings(s);  // observed ids for every unit a player of this world sees and has no id for
   rebuild_tile_bits(s);

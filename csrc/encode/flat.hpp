@@ -1,0 +1,81 @@
+// flat.hpp — the flat observation (polyenv/flat.py, observation_format="flat"): the
+// seed-000 int32 layouts of one batch row (map tokens, state, action features) turned
+// into small float32 features. polyenv.flat owns the feature names
+// (FLAT_*_FEATURE_NAMES); this is their order. tests/flat_reference.py is a NumPy
+// version of the same encoding that the tests compare against bit for bit, so the
+// arithmetic follows NumPy's type promotion there: float32 products for map-token
+// scalings, double elsewhere, rounded to float32 once.
+#pragma once
+#include <cstdint>
+
+#include "encode.hpp"
+
+namespace polyenv {
+
+// Output columns of one tile (FLAT_TILE_FEATURE_NAMES), each block after the previous.
+namespace flat_tile {
+inline constexpr int kResourceCodes = kNumResourceKeys - 1;  // code 4 is unused (RULES §3)
+inline constexpr int kExplored = 0;
+inline constexpr int kTerrain = kExplored + 1;              // one-hot, kNumTerrains
+inline constexpr int kResource = kTerrain + kNumTerrains;   // one-hot, resource codes without 4
+inline constexpr int kBuilding = kResource + kResourceCodes;  // one-hot, kNumBuildings
+inline constexpr int kRoad = kBuilding + kNumBuildings;
+inline constexpr int kTerritoryOwn = kRoad + 1;
+inline constexpr int kCityOwn = kTerritoryOwn + 1;
+inline constexpr int kUnitOwn = kCityOwn + 1;
+inline constexpr int kUnitType = kUnitOwn + 1;              // one-hot, kNumUnitTypes
+inline constexpr int kUnitStatus = kUnitType + kNumUnitTypes;  // one-hot, kUnitStatusNames
+inline constexpr int kNumStatuses = int(kUnitStatusNames.size());
+inline constexpr int kCarried = kUnitStatus + kNumStatuses;  // one-hot, kNumUnitTypes
+inline constexpr int kTerritoryOther = kCarried + kNumUnitTypes;
+inline constexpr int kCityOther = kTerritoryOther + 1;
+inline constexpr int kUnitOther = kCityOther + 1;
+inline constexpr int kCityBits = kUnitOther + 1;            // 5 city flags, then the veteran flag
+inline constexpr int kNumCityBits = 5;
+inline constexpr int kVeteran = kCityBits + kNumCityBits;
+inline constexpr int kScaled = kVeteran + 1;                // building level, city level, hp, max hp, kills
+inline constexpr int kNumScaled = 5;
+inline constexpr int kCityPopulation = kScaled + kNumScaled;  // own cities only
+inline constexpr int kCityProduction = kCityPopulation + 1;
+inline constexpr int kRelative = kCityProduction + 1;       // (dx, dy) of the territory city, then of the home city
+inline constexpr int kPendingCity = kRelative + 4;
+inline constexpr int kCount = kPendingCity + 1;
+}  // namespace flat_tile
+
+// Output columns of the scalars (FLAT_STATE_FEATURE_NAMES).
+namespace flat_state {
+inline constexpr int kTurnProgress = 0, kMyTurn = 1, kCurrentRelative = 2, kGameOver = 3, kWon = 4, kLost = 5;
+inline constexpr int kScaled = 6;  // stars, units, cities, income
+inline constexpr int kPendingLevelUp = kScaled + 4;
+inline constexpr int kUpgradeA = kPendingLevelUp + 1;  // one-hot, kNumRewards
+inline constexpr int kUpgradeB = kUpgradeA + kNumRewards;
+inline constexpr int kCount = kUpgradeB + kNumRewards;
+}  // namespace flat_state
+
+// Output columns of one action row (FLAT_ACTION_FEATURE_NAMES).
+namespace flat_row {
+inline constexpr int kKind = 0;                          // one-hot, kNumActionKinds
+inline constexpr int kTiles = kKind + kNumActionKinds;   // (x, y, present) of source, target, city
+inline constexpr int kTargetPlayer = kTiles + 9;
+// tech, building, spawn type, upgrade, tile action, unit upgrade
+inline constexpr int kArguments = kTargetPlayer + 1;
+inline constexpr int kPopulationGain = kArguments + 6;
+inline constexpr int kCost = kPopulationGain + 1;
+inline constexpr int kAffordable = kCost + 1;
+inline constexpr int kCount = kAffordable + 1;
+}  // namespace flat_row
+
+struct FlatShape {
+  int map_size, num_players, turn_limit, rows;  // rows 0: global action mode
+  int tiles() const { return map_size * map_size; }
+  int64_t size() const {  // floats per batch row
+    return int64_t{tiles()} * flat_tile::kCount + flat_state::kCount + int64_t{rows} * flat_row::kCount;
+  }
+};
+
+// One batch row: tokens [tiles, 23], state [11], action features [rows, 17] of which the
+// first legal_count are encoded (the rest are zeros), into out [shape.size()].
+void encode_flat(const int32_t* tokens, const int32_t* state, int32_t observer, const int32_t* action_features,
+                 int32_t legal_count, const FlatShape& shape, float* out);
+
+}  // namespace polyenv
