@@ -110,7 +110,6 @@ from .spaces import description_bounds
 
 __all__ = ["env", "raw_env", "DEFAULT_TRIBES", "default_map_size"]
 
-_INT32 = np.iinfo(np.int32)
 _EMPTY_IDS = np.zeros(0, dtype=np.int32)
 _EMPTY_IDS.flags.writeable = False
 
@@ -127,14 +126,6 @@ def env(**kwargs) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
-
-
-def _token_bounds(d: GameDescription) -> tuple[np.ndarray, np.ndarray]:
-    # -1 marks none/unknown in every column; population and production of own cities can be negative.
-    columns = len(d.map_token_features)
-    low = np.full((d.num_tiles, columns), -1, dtype=np.int32)
-    low[:, [d.map_token_columns["city_population"], d.map_token_columns["city_production"]]] = _INT32.min
-    return low, np.full((d.num_tiles, columns), _INT32.max, dtype=np.int32)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -216,7 +207,7 @@ class raw_env(AECEnv, EzPickle):
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rows: dict | None = None  # rows mode: the selected agent's GameEnv.observe (computed on demand)
-        self.state_space = spaces.Box(*_token_bounds(d), dtype=np.int32)
+        self.state_space = spaces.Box(*description_bounds(d)["map_tokens"], dtype=np.int32)
         self._eliminated = 0  # the engine's eliminated_mask as of the last sync
         self._legal, self._legal_intp = _EMPTY_IDS, None
         self._num_actions = A
@@ -480,16 +471,11 @@ class raw_env(AECEnv, EzPickle):
 
 
 def _observation_space(d: GameDescription, actions: int, rows: int) -> spaces.Dict:
-    """Dict(observation=Dict(map_tokens, state[, action_id, action_features]), action_mask [actions])."""
-    columns = len(d.state_features)
-    state_low = np.full(columns, -1, dtype=np.int32)
-    state_low[d.state_columns["next_turn_star_income"]] = _INT32.min  # next-turn income can be negative
-    fields = {
-        "map_tokens": spaces.Box(*_token_bounds(d), dtype=np.int32),
-        "state": spaces.Box(state_low, np.full(columns, _INT32.max, dtype=np.int32), dtype=np.int32),
-    }
-    if rows:
-        bounds = description_bounds(d)
-        fields["action_id"] = spaces.Box(*bounds["action_id"], dtype=np.int32)
-        fields["action_features"] = spaces.Box(*bounds["action_features"], dtype=np.int32)
+    """Dict(observation=Dict(map_tokens, state[, action_id, action_features]), action_mask [actions]).
+
+    The bounds are those of every Gymnasium space (:func:`polyenv.envs.spaces.description_bounds`).
+    """
+    bounds = description_bounds(d)
+    names = ("map_tokens", "state", "action_id", "action_features") if rows else ("map_tokens", "state")
+    fields = {name: spaces.Box(*bounds[name], dtype=np.int32) for name in names}
     return spaces.Dict({"observation": spaces.Dict(fields), "action_mask": spaces.Box(0, 1, (actions,), np.int8)})

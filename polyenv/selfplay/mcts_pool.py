@@ -105,8 +105,7 @@ def level_pool(level, levels, map_size, players) -> tuple[list[str], int, Sequen
     player count; ``map_size`` must be None or that size and ``players`` None (the
     every level's own tribes, passed on as ``()``) or as many tribes as the levels have capitals.
     """
-    from ..envs.gym_env import load_level_pool  # the level-pool rules every environment shares
-    from ..game_env import GameEnv
+    from .._levels import LevelPool  # the level-pool rules every environment shares
 
     if players is not None and not isinstance(players, (str, bytes)) and isinstance(players, Sequence) \
             and len(players) == 0:
@@ -117,22 +116,12 @@ def level_pool(level, levels, map_size, players) -> tuple[list[str], int, Sequen
         return [], 11 if map_size is None else map_size, (2, 1) if players is None else players
     if level is not None and not isinstance(level, (str, os.PathLike)):
         raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
-    texts, paths = load_level_pool([level] if level is not None else levels)
-    probes = []
-    for i, text in enumerate(texts):
-        try:
-            probes.append(GameEnv(seed=0, level=text))
-        except ValueError as e:
-            raise ValueError(f"level {paths[i] or i}: {e}") from None
-    first = probes[0]
-    for i, g in enumerate(probes[1:], 1):
-        if (g.map_size, g.num_players) != (first.map_size, first.num_players):
-            raise ValueError(f"level {paths[i] or i} is {g.map_size}x{g.map_size} with {g.num_players} players, but "
-                             f"level {paths[0] or 0} is {first.map_size}x{first.map_size} with {first.num_players}: "
-                             "all levels must share one size and player count")
-    if map_size is not None and map_size != first.map_size:
-        raise ValueError(f"map_size={map_size!r} but the levels are {first.map_size}x{first.map_size}")
-    return texts, first.map_size, () if players is None else players  # (): every level's own tribes
+    # Each level is checked with its own tribes here; the native pool checks `players` against them.
+    pool = LevelPool([level] if level is not None else levels)
+    size = pool.description.map_size
+    if map_size is not None and map_size != size:
+        raise ValueError(f"map_size={map_size!r} but the levels are {size}x{size}")
+    return pool.texts, size, () if players is None else players  # (): every level's own tribes
 
 
 class MctsPool:
