@@ -46,7 +46,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .._names import resolve_tribes
 from ..envs import default_map_size
-from ..envs.options import ACTION_MODES as _ACTION_MODES
+from ..envs.options import ACTION_MODES as _ACTION_MODES, END_TURN_ROW, substitute_invalid
 from ..envs.spaces import observation_bounds
 from ..game_env import GameEnv
 
@@ -197,7 +197,7 @@ class TribesMultiAgentEnv(MultiAgentEnv):
         if not legal:
             if self.invalid_action == "raise":
                 raise ValueError(f"action {action_dict[actor]!r} is not legal for {actor} now (masked out)")
-            a = int(self._raw["action_id"][0])  # End Turn is row 0 whenever it is legal
+            a = int(substitute_invalid(self.invalid_action, a, legal, self._raw["action_id"][END_TURN_ROW]))
         g = self._game
         g.step(a)
         # RLlib needs a reward for an agent that acted and observes again (its turn goes on).

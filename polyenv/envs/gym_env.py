@@ -70,7 +70,8 @@ from ..description import game_description
 from ..game_env import GameEnv
 from ..render import render_frame
 from ..vector_env import SCORE_SCALE
-from .options import check_common_kwargs, check_max_actions, check_tile_px
+from .options import END_TURN_ROW, NOT_PLAYED, check_common_kwargs, check_max_actions, check_tile_px, \
+    substitute_invalid
 from .spaces import flat_encoder, observation_bounds, observation_space
 
 __all__ = ["TribesEnv", "DEFAULT_TRIBES", "observation_bounds", "observation_space", "load_level_pool",
@@ -309,11 +310,11 @@ class TribesEnv(gym.Env):
                 what = f"global action id {a}" if self.action_mode == "global" else f"row {int(action)}"
                 raise ValueError(f"{what} is not a legal action now (player {actor}, round {g.turn}); "
                                  f"{int(self._raw['legal_action_count'])} legal actions are represented")
-            if self.invalid_action == "penalty":
+            a = int(substitute_invalid(self.invalid_action, a, legal, self._raw["action_id"][END_TURN_ROW]))
+            if a == NOT_PLAYED:  # "penalty"
                 obs = {k: v.copy() for k, v in self._obs.items()} if isinstance(self._obs, dict) \
                     else self._obs.copy()  # callers own every returned array
                 return obs, self.invalid_action_penalty, False, False, self._info(invalid=True)
-            a = int(self._raw["action_id"][0])  # End Turn is row 0 whenever it is legal
         before = g.score_margin(actor) if self._score_scale else 0
         g.step(a)
         opponent_actions = self._play_opponents()

@@ -8,12 +8,17 @@ from .._botspec import is_bot
 from ..vector_env import REWARDS
 
 __all__ = ["ACTION_MODES", "INVALID_ACTIONS", "INFO_MODES", "LEVEL_SELECTIONS", "OBSERVATION_FORMATS", "choice",
-           "check_max_actions", "check_tile_px", "check_common_kwargs"]
+           "check_max_actions", "check_tile_px", "check_common_kwargs", "substitute_invalid", "END_TURN_ROW",
+           "NOT_PLAYED"]
 
 #: ``action_mode`` values: stable global ids, or rows of the legal actions.
 ACTION_MODES = ("global", "rows")
 #: ``invalid_action`` values: what an action outside the represented legal ones does.
 INVALID_ACTIONS = ("raise", "end_turn", "penalty")
+#: The row of End Turn: the canonical legal order starts with it (id 0) whenever it is legal.
+END_TURN_ROW = 0
+#: The id :func:`substitute_invalid` gives a penalised action: nothing is played (the native step rejects it).
+NOT_PLAYED = -1
 #: ``info_mode`` values: the fixed info keys, or also readable descriptions and scores.
 INFO_MODES = ("fast", "debug")
 #: ``level_selection`` values: the order in which a level pool is played.
@@ -68,3 +73,18 @@ def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, m
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, render_modes))}, "
                          f"got {render_mode!r}")
+
+
+def substitute_invalid(policy: str, ids, legal, end_turn_ids):
+    """The action ids to play under ``invalid_action=policy``, for one action or an array of them.
+
+    A legal id is played as given. An illegal one becomes the End Turn id of its
+    environment (``end_turn_ids``, row :data:`END_TURN_ROW` of its legal actions)
+    under ``"end_turn"``, and :data:`NOT_PLAYED` under ``"penalty"`` (the caller
+    pays the penalty and plays nothing). ``"raise"`` is the caller's to raise
+    before this, with a message that names its own units (rows, agents, envs).
+    """
+    if policy == "raise":
+        raise ValueError('invalid_action="raise": raise before substituting')
+    substitute = end_turn_ids if policy == "end_turn" else NOT_PLAYED
+    return np.where(legal, ids, substitute).astype(np.int32)

@@ -53,7 +53,7 @@ from .. import _core
 from .. import _validate as _v
 from .._names import resolve_tribes
 from ..description import game_description
-from ..envs.options import check_common_kwargs, check_max_actions
+from ..envs.options import END_TURN_ROW, check_common_kwargs, check_max_actions, substitute_invalid
 from ..envs.spaces import flat_encoder, observation_space
 from ..vector_env import VectorGameEnv
 
@@ -63,7 +63,6 @@ __all__ = ["TribesVectorEnv", "EnvironmentFinishedError"]
 # State columns read here (the engine's layout, polyenv.GameDescription.state_columns).
 _STATE = game_description().state_columns
 _TURN, _CURRENT_PLAYER, _WINNER = _STATE["turn"], _STATE["current_player"], _STATE["winner"]
-_END_TURN_ROW = 0  # the canonical legal order starts with End Turn (id 0) whenever it is legal
 
 
 class EnvironmentFinishedError(RuntimeError):
@@ -490,10 +489,8 @@ class TribesVectorEnv(VectorEnv):
                 raise ValueError(f"illegal actions in environments {bad[:10].tolist()}"
                                  f"{' ...' if bad.size > 10 else ''}: {np.asarray(actions)[bad[:10]].tolist()}; "
                                  "nothing was stepped")
-            if self.invalid_action == "end_turn":
-                ids = np.where(invalid, self._batch["action_id"][:, _END_TURN_ROW], ids).astype(np.int32)
-            else:  # penalty: an id the native step rejects leaves the game unchanged
-                ids = np.where(invalid, -1, ids).astype(np.int32)
+            # "penalty": NOT_PLAYED, an id the native step rejects, leaves that game unchanged
+            ids = substitute_invalid(self.invalid_action, ids, legal, self._batch["action_id"][:, END_TURN_ROW])
         previous = self._batch  # not overwritten by this step (a fresh batch or the other slot)
         batch = self._run(ids)
         if not self.autoreset and batch["terminated"].any():
