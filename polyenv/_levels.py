@@ -12,7 +12,7 @@ import glob
 import os
 from collections.abc import Sequence
 
-__all__ = ["read_level", "load_level_pool", "LevelPool"]
+__all__ = ["read_level", "load_level_pool", "LevelPool", "episode_levels"]
 
 
 def read_level(level) -> str:
@@ -96,3 +96,31 @@ class LevelPool:
         """How errors name level ``i``: its path, or its position for CSV text."""
         path = self.paths[i]
         return repr(path) if path is not None else f"#{i} (CSV text)"
+
+
+def episode_levels(level, levels, map_size, players) -> tuple[list[str], int, Sequence]:
+    """The ``level`` / ``levels`` arguments of a batch of live games (VectorGameEnv, the
+    search pools) as (CSV texts, map size, tribes), validated (ValueError).
+
+    ``level`` is one level (a path or the CSV text), ``levels`` a pool (a path, a glob,
+    CSV text, or a list of them, as the Gymnasium environments take it); at most one
+    may be given. Without either: no texts, ``map_size`` (default 11) and ``players``
+    (default Bardur, Imperius). With levels every level must share one board size and
+    player count; ``map_size`` must be None or that size and ``players`` None (every
+    level's own tribes, passed on as ``()``) or as many tribes as the levels have capitals.
+    """
+    if players is not None and not isinstance(players, (str, bytes)) and isinstance(players, Sequence) \
+            and len(players) == 0:
+        raise ValueError("a game needs 2 to 16 players, got 0")
+    if level is not None and levels is not None:
+        raise ValueError("give level (one level) or levels (a pool), not both")
+    if level is None and levels is None:
+        return [], 11 if map_size is None else map_size, (2, 1) if players is None else players
+    if level is not None and not isinstance(level, (str, os.PathLike)):
+        raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
+    # Each level is checked with its own tribes here; the native owner checks `players` against them.
+    pool = LevelPool([level] if level is not None else levels)
+    size = pool.description.map_size
+    if map_size is not None and map_size != size:
+        raise ValueError(f"map_size={map_size!r} but the levels are {size}x{size}")
+    return pool.texts, size, () if players is None else players  # (): every level's own tribes

@@ -50,6 +50,7 @@ from . import _core
 from . import _validate as _v
 from ._botspec import BOT_SYNTAX, is_bot, parse_bot
 from ._known_buffers import KnownBuffers
+from ._levels import episode_levels
 from ._names import mode_code, tribe_code
 
 __all__ = ["VectorGameEnv", "StaleStateError", "allocate", "REWARDS", "SCORE_SCALE", "MAX_VISIBLE_EVENT_HISTORY"]
@@ -131,8 +132,16 @@ class VectorGameEnv:
             plays with the same options (k = 0 at construction and after
             ``reset(seed=...)``, +1 at every automatic or unseeded reset); with
             ``seed=0`` environment i starts exactly like ``GameEnv(seed=i)``.
-        map_size: board side N (tiles = N * N); the same for every environment.
+        map_size: board side N (tiles = N * N); the same for every environment. None: 11, or
+            the levels' size.
         players: tribes in turn order (constants such as ``polyenv.Bardur`` or names), 2 to 16.
+            None: Bardur, Imperius, or with levels each level's own tribes.
+        level: one Tribes CSV level (a path or the text) every episode is played on.
+        levels: a level pool (a path, a glob, CSV text, or a list of them): episode k of
+            environment i is played on ``levels[(i + k * B) % len(levels)]`` with seed
+            ``seed + i + k * B`` (the map is the level's; the seed draws the game's chance
+            events). At most one of ``level`` / ``levels``; all levels share one size and
+            player count.
         num_threads: threads simulating, the calling thread included (None: the
             logical CPU count, at most ``num_envs``). Results are bit-identical
             for any value.
@@ -185,14 +194,15 @@ class VectorGameEnv:
     visible_event_feature_names: tuple[str, ...] = _core.VISIBLE_EVENT_FEATURE_NAMES
     visible_event_affected_feature_names: tuple[str, ...] = _core.VISIBLE_EVENT_AFFECTED_FEATURE_NAMES
 
-    def __init__(self, num_envs: int, seed: int = 0, map_size: int = 11, players: Sequence = (2, 1),
+    def __init__(self, num_envs: int, seed: int = 0, map_size: int | None = None, players: Sequence | None = None,
                  num_threads: int | None = None, max_actions: int = 512, auto_reset: bool = True,
                  visible_event_history: int = 0, include_combat_preview: bool = False, mode: str = "capitals",
                  max_turns: int | None = None, full_observability: bool = False,
                  keep_terminal_observation: bool = False, opponent: str | None = None,
-                 learner_seats: Sequence[int] | None = None, reward: str = "terminal"):
+                 learner_seats: Sequence[int] | None = None, reward: str = "terminal", level=None, levels=None):
         num_envs = _v.integer(num_envs, "num_envs", 1)
         seed = _v.seed(seed)
+        level_texts, map_size, players = episode_levels(level, levels, map_size, players)
         map_size = _v.integer(map_size, "map_size", 1)
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise ValueError("players must be a sequence of tribes")
@@ -217,14 +227,17 @@ class VectorGameEnv:
             raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
         self._reward = reward
         self._opponent = opponent
-        self._learner_seats = tuple(seats) if opponent is not None else tuple(range(len(tribes)))
+        self._learner_seats = tuple(seats) if opponent is not None else None  # None: every seat (below)
         flags = {name: _v.boolean(value, name) for name, value in (
             ("full_observability", full_observability), ("auto_reset", auto_reset),
             ("include_combat_preview", include_combat_preview), ("keep_terminal_observation", keep_terminal_observation))}
         self._native = _core.VectorEnv(num_envs, seed, map_size, tribes, mode_code(mode), limit,
                                        flags["full_observability"], threads, max_actions, flags["auto_reset"], history,
                                        flags["include_combat_preview"], flags["keep_terminal_observation"], bot, seats,
-                                       SCORE_SCALE if reward == "score_delta" else 0.0, simulations, model)
+                                       SCORE_SCALE if reward == "score_delta" else 0.0, simulations, model,
+                                       level_texts)
+        if self._learner_seats is None:
+            self._learner_seats = tuple(range(self._native.num_players))
         self._auto_reset = flags["auto_reset"]
         self._keep_terminal = flags["keep_terminal_observation"]
         self._known = KnownBuffers()

@@ -189,7 +189,9 @@ def test_step_before_reset_raises():
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    (dict(levels="x.csv"), "levels"),
+    (dict(levels="x.csv"), "matches no file"),
+    (dict(levels=str(polyenv.__path__[0] + "/levels/duel_11.csv"), level_selection="seeded_random"),
+     "seeded_random"),
     (dict(opponent=lambda game: 0), "callable"),
     (dict(learner_seat="random"), "learner_seat"),
     (dict(reward="margin"), "reward"),

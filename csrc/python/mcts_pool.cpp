@@ -142,13 +142,7 @@ void init_mcts_pool(py::module_& m) {
              cfg.reuse_tree = reuse_tree;
              cfg.search.dirichlet_alpha = dirichlet_alpha;
              cfg.search.dirichlet_fraction = dirichlet_fraction;
-             for (size_t i = 0; i < levels.size(); ++i) {
-               try {
-                 cfg.levels.push_back(parse_level_csv(levels[i]));
-               } catch (const InvalidArgument& e) {
-                 throw InvalidArgument("level " + std::to_string(i) + ": " + e.what());
-               }
-             }
+             cfg.levels = parse_levels(levels);
              py::gil_scoped_release release;
              return std::make_unique<MctsPool>(cfg);
            }),

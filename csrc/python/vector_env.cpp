@@ -129,11 +129,13 @@ void init_vector(py::module_& m) {
       .def(py::init([](int num_envs, uint64_t seed, int map_size, std::vector<int8_t> tribes, int mode,
                        int max_turns, bool full_obs, int num_threads, int max_actions, bool auto_reset, int history,
                        bool combat_preview, bool keep_terminal, int opponent, std::vector<int> learner_seats,
-                       double score_reward_scale, int opponent_simulations, int opponent_model) {
+                       double score_reward_scale, int opponent_simulations, int opponent_model,
+                       const std::vector<std::string>& levels) {
              VectorConfig cfg;
              cfg.num_envs = num_envs;
              cfg.seed = seed;
              cfg.game = game_config(map_size, tribes, mode, max_turns, full_obs);
+             cfg.levels = parse_levels(levels);
              cfg.num_threads = num_threads;
              cfg.max_actions = max_actions;
              cfg.auto_reset = auto_reset;
@@ -141,7 +143,7 @@ void init_vector(py::module_& m) {
              cfg.combat_preview = combat_preview;
              cfg.keep_terminal_observation = keep_terminal;
              cfg.opponent = opponent;
-             cfg.learner_seats = seat_mask(learner_seats, int(tribes.size()));
+             cfg.learner_seats = seat_mask(learner_seats, episode_players(cfg.game, cfg.levels));
              if (!(score_reward_scale >= 0) || std::isinf(score_reward_scale)) {
                throw InvalidArgument("score_reward_scale must be finite and >= 0");
              }
@@ -155,7 +157,8 @@ void init_vector(py::module_& m) {
            py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
            py::arg("auto_reset"), py::arg("history"), py::arg("combat_preview"), py::arg("keep_terminal"),
            py::arg("opponent"), py::arg("learner_seats"), py::arg("score_reward_scale") = 0.0,
-           py::arg("opponent_simulations") = kDefaultMctsSimulations, py::arg("opponent_model") = -1)
+           py::arg("opponent_simulations") = kDefaultMctsSimulations, py::arg("opponent_model") = -1,
+           py::arg("levels") = std::vector<std::string>{})
       .def("spec", [](const VectorEnv& env, int rows) {
         if (rows < 0) throw InvalidArgument("rows must be >= 0, got " + std::to_string(rows));
         const BatchDims dims = env.dims(rows);
@@ -214,11 +217,11 @@ void init_vector(py::module_& m) {
       .def_property_readonly("num_threads", &VectorEnv::num_threads)
       .def_property_readonly("num_tiles", &VectorEnv::num_tiles)
       .def_property_readonly("map_size", [](const VectorEnv& env) { return env.config().game.map_size; })
-      .def_property_readonly("num_players", [](const VectorEnv& env) { return int(env.config().game.tribes.size()); })
+      .def_property_readonly("num_players", [](const VectorEnv& env) { return env.num_players(); })
       .def_property_readonly("max_actions", [](const VectorEnv& env) { return env.config().max_actions; })
       .def_property_readonly("history", [](const VectorEnv& env) { return env.config().history; })
       .def_property_readonly("action_space_size", [](const VectorEnv& env) {
-        return ActionSpace(env.config().game.map_size, int(env.config().game.tribes.size())).size();
+        return ActionSpace(env.config().game.map_size, env.num_players()).size();
       });
 }
 

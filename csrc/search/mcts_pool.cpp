@@ -44,15 +44,9 @@ MctsPoolConfig checked(const MctsPoolConfig& cfg) {
   }
   if (cfg.num_threads < 1) fail("num_threads must be >= 1, got " + std::to_string(cfg.num_threads));
   if (cfg.max_actions < 0) fail("max_actions must be >= 0, got " + std::to_string(cfg.max_actions));
+  check_episodes(cfg.game, cfg.levels);
   const int n = cfg.game.map_size;
-  if (n < kMinMapSize || n > kMaxMapSize) {
-    fail("map_size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
-         std::to_string(kMaxMapSize) + "]");
-  }
-  // No tribes with levels: every level plays with its own tribes (they must agree in number).
-  const bool level_tribes = cfg.game.tribes.empty() && !cfg.levels.empty();
-  const int players = int(level_tribes ? cfg.levels[0].capital_tiles.size() : cfg.game.tribes.size());
-  check_player_count(players);
+  const int players = episode_players(cfg.game, cfg.levels);
   if (cfg.max_pending_leaves < 1 || cfg.max_pending_leaves > MctsPool::kMaxPending) {
     fail("max_pending_leaves_per_tree must be in [1, 8], got " + std::to_string(cfg.max_pending_leaves));
   }
@@ -64,24 +58,6 @@ MctsPoolConfig checked(const MctsPoolConfig& cfg) {
   if (!(s.dirichlet_alpha >= 0) || std::isinf(s.dirichlet_alpha)) fail("dirichlet_alpha must be None or finite > 0");
   if (!(s.dirichlet_fraction >= 0 && s.dirichlet_fraction <= 1)) fail("dirichlet_fraction must be in [0, 1]");
   check_gumbel(cfg, fail);
-  for (size_t i = 0; i < cfg.levels.size(); ++i) {
-    const Level& level = cfg.levels[i];
-    const std::string name = "level " + std::to_string(i);
-    if (level.size != n) {
-      fail(name + " is " + std::to_string(level.size) + "x" + std::to_string(level.size) + " but map_size is " +
-           std::to_string(n));
-    }
-    if (int(level.capital_tiles.size()) != players) {
-      fail(name + " has " + std::to_string(level.capital_tiles.size()) + " capitals but " +
-           (level_tribes ? "level 0 has " : "players names ") + std::to_string(players));
-    }
-    GameState probe;  // every rule of setup_game now, not at the episode that first plays the level
-    try {
-      setup_game(probe, level, cfg.game, 0);
-    } catch (const InvalidArgument& e) {
-      fail(name + ": " + e.what());
-    }
-  }
   MctsPoolConfig c = cfg;
   c.search.num_players = players;
   c.num_threads = std::min(cfg.num_threads, cfg.num_envs);
@@ -173,13 +149,7 @@ void MctsPool::run_games(F&& fn) {
 }
 
 void MctsPool::start_episode(Game& g, int env) {
-  const uint64_t episode = uint64_t(env) + g.episode_index * uint64_t(cfg_.num_envs);
-  const uint64_t seed = base_seed_ + episode;
-  if (cfg_.levels.empty()) {
-    new_game(g.state, cfg_.game, seed);
-  } else {
-    setup_game(g.state, cfg_.levels[size_t(episode % cfg_.levels.size())], cfg_.game, seed);
-  }
+  start_episode_game(g.state, cfg_.game, cfg_.levels, base_seed_, cfg_.num_envs, env, g.episode_index);
   episode_started(env);
   g.state_changed();
   g.observer = g.state.current_player;

@@ -28,6 +28,7 @@
 
 #include "../engine/game.hpp"
 #include "../runtime/buffers.hpp"
+#include "../runtime/episodes.hpp"
 #include "../runtime/errors.hpp"
 #include "../runtime/game_handle.hpp"
 #include "../runtime/worker_pool.hpp"
@@ -43,10 +44,7 @@ struct MctsPoolConfig {
   int num_envs = 1;
   uint64_t seed = 0;
   GameConfig game;
-  // Empty: generated maps. Otherwise episode k of game i is played on
-  // levels[(i + k * num_envs) % levels.size()] (each must fit game.map_size and the tribes;
-  // no tribes: every level's own, and all levels have the same number of capitals).
-  std::vector<Level> levels;
+  std::vector<Level> levels;  // empty: generated maps; the episode sequence of runtime/episodes.hpp
   int num_threads = 1;
   int max_actions = 0;  // 0: the action space size (every legal action fits)
   bool require_all_actions = true;

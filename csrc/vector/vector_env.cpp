@@ -21,13 +21,8 @@ VectorConfig checked(const VectorConfig& cfg) {
     fail("visible_event_history must be in [0, MAX_VISIBLE_EVENT_HISTORY=" + std::to_string(kMaxEventHistory) +
          "], got " + std::to_string(cfg.history));
   }
-  const int n = cfg.game.map_size;
-  if (n < kMinMapSize || n > kMaxMapSize) {
-    fail("map_size " + std::to_string(n) + " is outside [" + std::to_string(kMinMapSize) + ", " +
-         std::to_string(kMaxMapSize) + "]");
-  }
-  const int players = int(cfg.game.tribes.size());
-  check_player_count(players);
+  check_episodes(cfg.game, cfg.levels);
+  const int players = episode_players(cfg.game, cfg.levels);
   const uint32_t all = players >= 32 ? ~0u : (1u << players) - 1u;
   if (cfg.opponent < 0) {
     if (cfg.opponent != -1 || cfg.learner_seats != 0) fail("learner_seats needs an opponent");
@@ -64,7 +59,7 @@ VectorEnv::VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> worker
   cfg_.num_threads = num_threads_;
   if (cfg_.opponent >= 0) opponent_ = make_bot_spec(cfg_.opponent, cfg_.opponent_simulations, cfg_.opponent_model);
   const int B = cfg_.num_envs;
-  num_players_ = int(cfg_.game.tribes.size());
+  num_players_ = episode_players(cfg_.game, cfg_.levels);
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players_).size();
   base_seed_ = cfg_.seed;
   BatchDims one = dims(1);

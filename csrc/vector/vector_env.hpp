@@ -41,6 +41,7 @@
 #include "../engine/game.hpp"
 #include "batch.hpp"
 #include "buffer_memo.hpp"
+#include "../runtime/episodes.hpp"
 #include "../runtime/errors.hpp"
 #include "../runtime/game_handle.hpp"
 #include "../runtime/worker_pool.hpp"
@@ -55,6 +56,7 @@ struct VectorConfig {
   int num_envs = 1;
   uint64_t seed = 0;
   GameConfig game;
+  std::vector<Level> levels;    // empty: generated maps; the episode sequence of runtime/episodes.hpp
   int num_threads = 1;          // the calling thread included
   int max_actions = 512;        // Amax >= 1
   bool auto_reset = true;
@@ -81,6 +83,7 @@ class VectorEnv {
   const VectorConfig& config() const { return cfg_; }
   int num_envs() const { return cfg_.num_envs; }
   int num_tiles() const { return cfg_.game.map_size * cfg_.game.map_size; }
+  int num_players() const { return num_players_; }  // the tribes', or the levels' capitals
   int num_threads() const { return num_threads_; }
   // The worker pool (shareable with another owner driving these games in other phases).
   const std::shared_ptr<WorkerPool>& workers() const { return pool_; }

@@ -6,8 +6,7 @@
 namespace polyenv {
 
 void VectorEnv::start_episode(Env& e, int env) {
-  const uint64_t seed = base_seed_ + uint64_t(env) + e.episode_index * uint64_t(cfg_.num_envs);
-  new_game(e.state, cfg_.game, seed);
+  start_episode_game(e.state, cfg_.game, cfg_.levels, base_seed_, cfg_.num_envs, env, e.episode_index);
   e.state_changed();
   e.journal.clear();
   if (cfg_.opponent >= 0) play_opponents(e, sink(e));

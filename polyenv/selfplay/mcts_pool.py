@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as _v
+from .._levels import episode_levels
 from .._names import mode_code, tribe_code
 from ..vector_env import _actions, _state_ids
 
@@ -95,35 +96,6 @@ def pool_arguments(num_envs, seed, map_size, players, num_threads, max_actions, 
             _v.integer(max_tree_bytes, "max_tree_bytes", 0))
 
 
-def level_pool(level, levels, map_size, players) -> tuple[list[str], int, Sequence]:
-    """``level`` / ``levels`` as (CSV texts, map size, tribes), validated (ValueError).
-
-    ``level`` is one level (a path or the CSV text), ``levels`` a pool (a path, a glob,
-    CSV text, or a list of them, as the Gymnasium environments take it); at most one
-    may be given. Without either: no texts, ``map_size`` (default 11) and ``players``
-    (default Bardur, Imperius). With levels every level must share one board size and
-    player count; ``map_size`` must be None or that size and ``players`` None (the
-    every level's own tribes, passed on as ``()``) or as many tribes as the levels have capitals.
-    """
-    from .._levels import LevelPool  # the level-pool rules every environment shares
-
-    if players is not None and not isinstance(players, (str, bytes)) and isinstance(players, Sequence) \
-            and len(players) == 0:
-        raise ValueError("a game needs 2 to 16 players, got 0")
-    if level is not None and levels is not None:
-        raise ValueError("give level (one level) or levels (a pool), not both")
-    if level is None and levels is None:
-        return [], 11 if map_size is None else map_size, (2, 1) if players is None else players
-    if level is not None and not isinstance(level, (str, os.PathLike)):
-        raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
-    # Each level is checked with its own tribes here; the native pool checks `players` against them.
-    pool = LevelPool([level] if level is not None else levels)
-    size = pool.description.map_size
-    if map_size is not None and map_size != size:
-        raise ValueError(f"map_size={map_size!r} but the levels are {size}x{size}")
-    return pool.texts, size, () if players is None else players  # (): every level's own tribes
-
-
 class MctsPool:
     """Many live Tribes games, each with a native search tree (PUCT or Gumbel), driven in dense batches.
 
@@ -179,7 +151,7 @@ class MctsPool:
                  level=None, levels=None, root_selection: str = "puct", num_simulations: int | None = None,
                  max_considered_actions: int = 16, gumbel_scale: float = 1.0, gumbel_value_scale: float = 0.1,
                  gumbel_maxvisit_init: float = 50.0, reuse_tree: bool = False):
-        level_texts, map_size, players = level_pool(level, levels, map_size, players)
+        level_texts, map_size, players = episode_levels(level, levels, map_size, players)
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)

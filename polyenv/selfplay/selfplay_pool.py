@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import _core
 from .. import _validate as _v
+from .._levels import episode_levels
 from .._names import mode_code
 from ..vector_env import _state_ids
 from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments, root_selection_arguments
@@ -42,8 +43,11 @@ class SelfPlayPool(MctsPool):
     Args:
         num_envs: B, live games (and trees).
         seed: episode k of game i is ``GameEnv(seed=seed + i + k * B)``.
-        map_size: board side N.
-        players: tribes in turn order, 2 to 16 (fog of war is always on).
+        map_size: board side N (None: 11, or the levels' size).
+        players: tribes in turn order, 2 to 16 (fog of war is always on); None: Bardur, Imperius,
+            or with levels each level's own.
+        level, levels: one Tribes CSV level, or a level pool, as :class:`MctsPool` takes them
+            (episode k of game i plays ``levels[(i + k * B) % len(levels)]``).
         num_threads: worker threads (caller included); None: one per core, at most B.
         max_actions: action-row capacity A (0: ``action_space_size``, every legal action fits).
         require_all_actions: True: a position with more than A legal actions raises
@@ -71,14 +75,15 @@ class SelfPlayPool(MctsPool):
     trees in newly submitted beliefs.
     """
 
-    def __init__(self, num_envs: int, seed: int = 0, map_size: int = 11, players: Sequence = (2, 1),
+    def __init__(self, num_envs: int, seed: int = 0, map_size: int | None = None, players: Sequence | None = None,
                  num_threads: int | None = None, max_actions: int = 0, require_all_actions: bool = True,
                  auto_reset: bool = True, c_puct: float = 1.5, visible_action_history: int = 0,
                  max_pending_leaves_per_tree: int = 1, virtual_loss: float = 1.0,
                  max_nodes_per_tree: int = 20_000, max_tree_bytes: int = 512 * _MIB,
                  mode: str = "capitals", max_turns: int | None = None, root_selection: str = "puct",
                  num_simulations: int | None = None, max_considered_actions: int = 16, gumbel_scale: float = 1.0,
-                 gumbel_value_scale: float = 0.1, gumbel_maxvisit_init: float = 50.0):
+                 gumbel_value_scale: float = 0.1, gumbel_maxvisit_init: float = 50.0, level=None, levels=None):
+        level_texts, map_size, players = episode_levels(level, levels, map_size, players)
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)
@@ -89,7 +94,7 @@ class SelfPlayPool(MctsPool):
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), False, threads,
             max_actions, _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
             _float(c_puct, "c_puct"), pending,
-            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history, **root)
+            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history, level_texts, **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
         self._root_selection = root_selection

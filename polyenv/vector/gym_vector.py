@@ -34,8 +34,12 @@ can only be restarted all together, by ``reset()`` without a mask).
 ``observation_format="flat"`` returns ``{"observation": float32 [num_envs, D],
 "action_mask"}`` (:mod:`polyenv.flat`), encoded for the whole batch at once.
 
+``levels`` (a level pool, as :class:`~polyenv.envs.gym_env.TribesEnv` takes it) are
+played in round-robin order: episode k of environment i plays level
+``(i + k * num_envs) % len(levels)``.
+
 Not available natively (these raise ValueError and name the alternative):
-``levels``, a callable ``opponent``, ``learner_seat="random"``,
+``level_selection="seeded_random"``, a callable ``opponent``, ``learner_seat="random"``,
 ``info_mode="debug"`` and ``max_episode_steps`` —
 use ``vectorization_mode="sync"`` (or ``"async"``) for them.
 """
@@ -51,6 +55,7 @@ from gymnasium.vector.utils import batch_space
 
 from .. import _core
 from .. import _validate as _v
+from .._levels import LevelPool
 from .._names import resolve_tribes
 from ..description import game_description
 from ..envs.options import END_TURN_ROW, check_common_kwargs, check_max_actions, substitute_invalid
@@ -113,7 +118,8 @@ class TribesVectorEnv(VectorEnv):
                  copy: bool = True, max_episode_steps: int | None = None, seed: int | None = None,
                  autoreset: bool = True, observation_format: str = "dict"):
         unsupported = {
-            "levels": levels is not None,
+            "level_selection='seeded_random' (native level pools play in round-robin order)":
+                levels is not None and level_selection == "seeded_random",
             "a callable opponent": callable(opponent) and not isinstance(opponent, str),
             "learner_seat='random'": learner_seat == "random",
             "info_mode='debug' (action descriptions need per-game Python calls)": info_mode == "debug",
@@ -127,9 +133,17 @@ class TribesVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         if not isinstance(autoreset, (bool, np.bool_)):
             raise ValueError(f"autoreset must be a bool, got {autoreset!r}")
-        tribes = resolve_tribes(players, False)
-        d = game_description(map_size=map_size, players=tribes, mode=mode, max_turns=max_turns,
-                             full_observability=full_observability, max_actions=check_max_actions(max_actions))
+        options = dict(mode=mode, max_turns=max_turns, full_observability=full_observability,
+                       max_actions=check_max_actions(max_actions))
+        if levels is None:
+            tribes = resolve_tribes(players, False)
+            d = game_description(map_size=map_size, players=tribes, **options)
+        else:  # every level checked against this configuration, as the single environment does
+            tribes = resolve_tribes(players, True)
+            pool = LevelPool(levels, tribes, **options)
+            d = pool.description
+            if map_size is not None and map_size != d.map_size:
+                raise ValueError(f"map_size={map_size!r} but the levels are {d.map_size}x{d.map_size}")
         #: The :class:`polyenv.GameDescription` of every game of this vector env.
         self.description = d
         P = d.num_players
@@ -153,6 +167,7 @@ class TribesVectorEnv(VectorEnv):
         self.turn_limit = d.turn_limit
         self._native = VectorGameEnv(
             num_envs=self.num_envs, seed=seed, map_size=d.map_size, players=tribes, num_threads=num_threads,
+            levels=None if levels is None else pool.texts,
             max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)

@@ -1,0 +1,130 @@
+"""Level pools on every owner of a batch of live games: VectorGameEnv, TribesVectorEnv and
+SelfPlayPool take ``level`` / ``levels`` as MctsPool does (one episode rule, runtime/episodes.hpp):
+episode k of environment i plays ``levels[(i + k * B) % len(levels)]`` with seed ``seed + i + k * B``."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import polyenv
+from polyenv import GameEnv, SelfPlayPool, VectorGameEnv
+from polyenv.vector import TribesVectorEnv
+
+LEVELS = Path(polyenv.__file__).parent / "levels"
+DUEL = LEVELS / "duel_11.csv"
+ARCHIPELAGO = LEVELS / "archipelago_14.csv"
+FOUR = LEVELS / "four_16.csv"
+# A second 11x11 duel: two capitals, the rest plain.
+PLAIN_DUEL = "\n".join(",".join("c:3" if (x, y) == (2, 2) else "c:6" if (x, y) == (8, 8) else ".:"
+                                 for y in range(11)) for x in range(11)) + "\n"
+MAX_ACTIONS = 256
+
+
+def assert_row_is(batch, env, game):
+    obs = game.observe(max_actions=MAX_ACTIONS)
+    for key in ("map_tokens", "state", "action_id", "action_mask"):
+        np.testing.assert_array_equal(batch[key][env], obs[key], err_msg=key)
+
+
+def test_vector_env_plays_one_level_in_every_episode():
+    with VectorGameEnv(3, seed=40, level=DUEL, max_actions=MAX_ACTIONS) as env:
+        assert (env.map_size, env.num_players, env.learner_seats) == (11, 2, (0, 1))
+        batch = env.reset()
+        for i in range(3):
+            assert_row_is(batch, i, GameEnv(seed=40 + i, level=DUEL))
+        batch = env.reset()  # episode 1 of environment i: seed 40 + i + 3
+        for i in range(3):
+            assert_row_is(batch, i, GameEnv(seed=43 + i, level=DUEL))
+
+
+def test_vector_env_level_pool_round_robin_and_auto_reset():
+    texts = [DUEL.read_text(), PLAIN_DUEL]
+    with VectorGameEnv(3, seed=7, levels=[DUEL, PLAIN_DUEL], max_actions=MAX_ACTIONS,
+                       full_observability=True) as env:
+        for episode in range(2):
+            batch = env.reset() if episode else env.reset(seed=7)
+            for i in range(3):
+                k = i + episode * 3
+                assert_row_is(batch, i, GameEnv(seed=7 + k, level=texts[k % 2], full_observability=True))
+
+
+def test_vector_env_level_with_an_opponent_and_its_own_four_tribes():
+    with VectorGameEnv(2, seed=5, level=FOUR, opponent="random", max_actions=MAX_ACTIONS) as env:
+        assert (env.map_size, env.num_players, env.learner_seats) == (16, 4, (0,))
+        batch = env.reset()
+        assert (batch["state"][:, polyenv.STATE_FEATURE_NAMES.index("current_player")] == 0).all()
+        steps = 0
+        while steps < 200 and not batch["terminated"].any():
+            batch = env.step(batch["action_id"][:, 0])  # End Turn: the bots play seats 1..3 natively
+            steps += 1
+        assert batch["action_valid"].all()
+
+
+def test_vector_env_levels_are_thread_independent():
+    def run(threads):
+        with VectorGameEnv(4, seed=11, levels=[DUEL, PLAIN_DUEL], num_threads=threads, max_actions=MAX_ACTIONS) as env:
+            batch = env.reset(seed=11)
+            rng = np.random.default_rng(0)
+            for _ in range(40):
+                counts = batch["legal_action_count"]
+                rows = (rng.random(4) * counts).astype(np.int64)
+                batch = env.step(batch["action_id"][np.arange(4), rows])
+            return batch["map_tokens"].copy(), batch["state"].copy()
+    a, b = run(1), run(2)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(level=DUEL, levels=[DUEL]), "not both"),
+    (dict(levels=[]), "levels is empty"),
+    (dict(levels=[DUEL, ARCHIPELAGO]), "share one size"),
+    (dict(level=DUEL, map_size=14), "map_size=14"),
+    (dict(level=DUEL, players=(1, 2, 3)), "players names 3"),
+    (dict(level=3), "level must be a path or CSV text"),
+    (dict(levels=str(LEVELS / "no_such_*.csv")), "matches no file"),
+    (dict(level=DUEL, opponent="random", learner_seats=(2,)), "learner seat 2"),
+])
+def test_vector_env_bad_levels_raise_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        VectorGameEnv(2, max_actions=MAX_ACTIONS, **kwargs)
+
+
+def test_native_vector_env_checks_every_level_up_front():
+    # One level that does not fit is rejected even when no environment plays it yet (B < levels).
+    core = polyenv._core
+    with pytest.raises(ValueError, match="level 1"):
+        core.VectorEnv(1, 0, 11, [2, 1], 0, -1, False, 1, 64, True, 0, False, False, -1, [],
+                       levels=[DUEL.read_text(), ARCHIPELAGO.read_text()])
+    with pytest.raises(ValueError, match="level 0: "):
+        core.VectorEnv(1, 0, 11, [2, 1], 0, -1, False, 1, 64, True, 0, False, False, -1, [], levels=["c:2,.:\n"])
+
+
+def test_tribes_vector_env_plays_the_level_pool_in_round_robin_order():
+    envs = TribesVectorEnv(num_envs=2, levels=[DUEL, PLAIN_DUEL], opponent=None, action_mode="rows",
+                           max_actions=MAX_ACTIONS, seed=3)
+    assert (envs.map_size, envs.num_players) == (11, 2)
+    obs, _ = envs.reset(seed=3)
+    for i, text in enumerate([DUEL.read_text(), PLAIN_DUEL]):
+        np.testing.assert_array_equal(obs["map_tokens"][i], GameEnv(seed=3 + i, level=text).observe()["map_tokens"])
+    assert envs.single_observation_space.contains({k: v[0] for k, v in obs.items()})
+    envs.close()
+
+
+def test_tribes_vector_env_via_make_vec_takes_levels():
+    import gymnasium as gym
+    envs = gym.make_vec("polyenv/Tribes-v0", num_envs=2, vectorization_mode="vector_entry_point", levels=str(DUEL))
+    obs, _ = envs.reset(seed=0)
+    np.testing.assert_array_equal(obs["map_tokens"][1], GameEnv(seed=1, level=DUEL).observe()["map_tokens"])
+    envs.close()
+
+
+def test_selfplay_pool_on_a_level():
+    with SelfPlayPool(2, seed=9, level=DUEL, max_actions=MAX_ACTIONS) as pool:
+        assert (pool.map_size, pool.player_count) == (11, 2)
+        request = pool.reset()
+        tokens = request["map_tokens"] if "map_tokens" in request else request["observation"]["map_tokens"]
+        for i in range(2):
+            np.testing.assert_array_equal(tokens[i], GameEnv(seed=9 + i, level=DUEL).observe()["map_tokens"])
+    with pytest.raises(ValueError, match="share one size"):
+        SelfPlayPool(2, levels=[DUEL, ARCHIPELAGO])
