@@ -26,7 +26,7 @@ Weight file (``.paz``): the magic ``b"POLYAZ\\x00\\x01"``, uint32 format version
 tensor count, then per tensor: uint32 name length, the name (ASCII), uint8 dtype (0 float32,
 1 int32), uint32 ndim, uint32 dims, the little-endian data. Dense layers are stored
 ``[in, out]``. :func:`write_weights` / :func:`read_weights` handle it; the native reader
-(``csrc/search/az_net.cpp``) checks every name, dtype and shape.
+(``csrc/players/az_net.cpp``) checks every name, dtype and shape.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 It extends the PUCT reference (mcts_reference.py: the same tree keyed by action
 paths, expansion with float32 priors, Maxⁿ backup, virtual loss) with the
-Gumbel rules of csrc/search/gumbel.hpp, written out from the formulas of
+Gumbel rules of csrc/players/gumbel.hpp, written out from the formulas of
 "Policy improvement by planning with Gumbel" / mctx's gumbel_muzero_policy:
 the sequential-halving schedule, completed Q by the mixed value, the improved
 policy, the non-root matching rule, the root's candidates and the final choice.

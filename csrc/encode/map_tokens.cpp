@@ -39,7 +39,6 @@
 
 #include "encode.hpp"
 #include "layout.hpp"
-#include "../engine/world.hpp"
 
 namespace polyenv {
 

@@ -222,4 +222,20 @@ void edit_reveal(GameState& s, int player, const std::vector<int>& tiles);  // e
 void edit_set_current_player(GameState& s, int player);
 void edit_remove_unit(GameState& s, int tile);
 
+// Credits `n` stars to `player` as play does (Send Stars, income): capped at MAX_STARS, and the
+// Emperor's Tomb becomes available at 100 (§9.2).
+void credit_stars(GameState& s, int player, int n);
+
+// Derives every cache of a state whose tiles, cities, units and players were written field
+// by field (a belief world): road links, the pending level-up city, the observed unit ids of
+// what each player sees, the tile bitsets, and new territory / move epochs.
+void rebuild_derived_state(GameState& s);
+
+// Test oracle (GameEnv._test_impose): sets one counter to a value play could not reach directly,
+// keeping what depends on it consistent. `field`: "score" (index: player), "worth",
+// "population", "production" (index: a city's tile), "techs", "met" (index: player; value a
+// bit mask), "home_city" (index: a unit's tile; value: a city's tile or -1), "allegiance"
+// (index: player * num_players + other). Throws InvalidArgument without changing anything.
+void impose_value(GameState& s, std::string_view field, int index, int value);
+
 }  // namespace polyenv

@@ -2,6 +2,7 @@
 // of its input before it changes the state, and keeps every invariant.
 #include <string>
 
+#include "counter_limits.hpp"
 #include "mechanics.hpp"
 
 namespace polyenv {
@@ -239,6 +240,79 @@ void edit_remove_unit(GameState& s, int tile) {
   check_tile(s, tile);
   if (s.tiles[tile].unit < 0) fail("tile " + std::to_string(tile) + " holds no unit");
   remove_unit(s, s.tiles[tile].unit);
+}
+
+void impose_value(GameState& s, std::string_view field, int index, int value) {
+  const int players = s.num_players;
+  if (field == "score") {
+    if (index < 0 || index >= players) throw InvalidArgument("no such player");
+    s.players[index].score = value;
+  } else if (field == "worth" || field == "population" || field == "production") {
+    if (index < 0 || index >= s.num_tiles || s.tiles[index].terrain != kCity) throw InvalidArgument("no city there");
+    const int city = s.tiles[index].city;
+    City& c = s.cities[city];
+    if (field == "worth") {
+      c.worth = value;
+    } else if (field == "population") {
+      add_population(s, city, value - c.population);
+    } else {  // production: through the city's count of Workshop rewards, or else of Customs House pairs
+      const int delta = value - city_production(s, city);
+      const int workshops = c.workshops + delta;
+      const int pairs = c.customs_ports + delta / kCustomsHousePerPort;
+      if (c.population < 0) {
+        throw InvalidArgument("that production cannot be given to this city");
+      } else if (workshops >= 0 && workshops <= 100) {
+        c.workshops = int8_t(workshops);
+      } else if (delta % kCustomsHousePerPort == 0 && pairs >= std::min<int>(0, c.customs_ports) && pairs <= kMaxSaneLevel) {
+        c.customs_ports = int8_t(pairs);  // a pair's bonus paid to another city (Tribes' City.applyBonus)
+      } else {
+        throw InvalidArgument("that production cannot be given to this city");
+      }
+    }
+  } else if (field == "techs" || field == "met") {
+    if (index < 0 || index >= players) throw InvalidArgument("no such player");
+    const uint32_t limit = field == "techs" ? (1u << kNumTechs) : (1u << players);
+    if (value < 0 || uint32_t(value) >= limit || (field == "met" && ((value >> index) & 1))) {
+      throw InvalidArgument("value must be a bit mask of techs (or of other players)");
+    }
+    Player& pl = s.players[index];
+    if (field == "met") {
+      pl.met = uint16_t(value);
+    } else {
+      pl.techs = uint32_t(value);
+      pl.researched &= pl.techs;
+      touch_moves(s);  // Climbing, Sailing and Navigation change movement
+    }
+  } else if (field == "home_city") {  // index: the unit's tile; value: its new home city's tile or -1
+    if (index < 0 || index >= s.num_tiles || s.tiles[index].unit < 0) throw InvalidArgument("no unit there");
+    if (value != -1 && (value < 0 || value >= s.num_tiles || s.tiles[value].terrain != kCity)) {
+      throw InvalidArgument("home city must be a city's tile or -1");
+    }
+    Unit& u = s.units[s.tiles[index].unit];
+    if (value >= 0 && s.cities[s.tiles[value].city].owner != u.owner) {
+      throw InvalidArgument("home city must belong to the unit's tribe");
+    }
+    if (u.home_city >= 0) s.cities[u.home_city].supported--;
+    u.home_city = int16_t(value < 0 ? -1 : s.tiles[value].city);
+    if (u.home_city >= 0) s.cities[u.home_city].supported++;
+  } else if (field == "allegiance") {
+    const int p = index / std::max(players, 1), q = index % std::max(players, 1);
+    if (index < 0 || p >= players || p == q) throw InvalidArgument("no such pair of players");
+    s.players[p].allegiance[q] = s.players[q].allegiance[p] = int8_t(value);
+  } else {
+    throw InvalidArgument("field must be score, techs, met, worth, population, production, home_city or allegiance");
+  }
+  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));  // a level-up the new values allow
+}
+
+void credit_stars(GameState& s, int player, int n) { gain_stars(s, player, n); }
+
+void rebuild_derived_state(GameState& s) {
+  rebuild_road_links(s);
+  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
+  note_sightings(s);  // observed ids for every unit a player sees and has no id for
+  rebuild_tile_bits(s);
+  touch_territory(s);  // a new board: every derived cache (territory, tiles, moves) starts over
 }
 
 }  // namespace polyenv

@@ -232,4 +232,22 @@ struct GameState {
   }
 };
 
+// 8-neighbourhood and radius-r areas, clipped to the board.
+template <class F>
+inline void for_each_in_radius(const GameState& s, int tile, int radius, F&& f) {
+  const int n = s.map_size, x0 = tile / n, y0 = tile % n;
+  const int x1 = x0 + radius < n ? x0 + radius : n - 1, y1 = y0 + radius < n ? y0 + radius : n - 1;
+  for (int x = x0 - radius > 0 ? x0 - radius : 0; x <= x1; ++x) {
+    for (int y = y0 - radius > 0 ? y0 - radius : 0; y <= y1; ++y) f(x * n + y);
+  }
+}
+template <class F>
+inline void for_each_neighbour(const GameState& s, int tile, F&& f) {
+  for_each_in_radius(s, tile, 1, [&](int t) { if (t != tile) f(t); });
+}
+// Whether `player` sees `tile` (always without fog).
+inline bool sees_tile(const GameState& s, int player, int tile) {
+  return s.full_observability || s.explored_by(player, tile);
+}
+
 }  // namespace polyenv

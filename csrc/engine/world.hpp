@@ -1,24 +1,12 @@
 // world.hpp — primitive mutations shared by every rule: units, cities,
 // territory, vision, population, stars, score and diplomacy. Each keeps the
 // cached counters of GameState consistent (check_invariants verifies them).
+// Private to the engine (cmake/check_layers.cmake): other layers change a state
+// through game.hpp (actions, scenario edits, rebuild_derived_state).
 #pragma once
 #include "state.hpp"
 
 namespace polyenv {
-
-// 8-neighbourhood and radius-r areas, clipped to the board.
-template <class F>
-inline void for_each_in_radius(const GameState& s, int tile, int radius, F&& f) {
-  const int n = s.map_size, x0 = tile / n, y0 = tile % n;
-  const int x1 = x0 + radius < n ? x0 + radius : n - 1, y1 = y0 + radius < n ? y0 + radius : n - 1;
-  for (int x = x0 - radius > 0 ? x0 - radius : 0; x <= x1; ++x) {
-    for (int y = y0 - radius > 0 ? y0 - radius : 0; y <= y1; ++y) f(x * n + y);
-  }
-}
-template <class F>
-inline void for_each_neighbour(const GameState& s, int tile, F&& f) {
-  for_each_in_radius(s, tile, 1, [&](int t) { if (t != tile) f(t); });
-}
 
 // ---- units
 // Creates a unit (status given) and returns its slot. Does not touch score.
@@ -48,9 +36,6 @@ void note_sightings(GameState& s);
 void note_new_sightings(GameState& s);
 // A unit was placed on or moved to a tile: a candidate for note_new_sightings.
 void note_unit_shown(GameState& s, int slot);
-inline bool sees_tile(const GameState& s, int player, int tile) {
-  return s.full_observability || s.explored_by(player, tile);
-}
 
 // ---- cities (§8)
 int create_city(GameState& s, int player, int tile, bool capital);

@@ -1,10 +1,10 @@
 // polyenv._core az functions: registering a network of the "az" player
-// (search/az_net.hpp) and running its native forward pass on dense batches or
+// (players/az_net.hpp) and running its native forward pass on dense batches or
 // on a game (the parity tests and polyenv.az_network use them).
 #include <string>
 
 #include "../encode/encode.hpp"
-#include "../search/az_bot.hpp"
+#include "../players/az_bot.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
 

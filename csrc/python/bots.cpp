@@ -7,7 +7,7 @@
 #include <string>
 
 #include "../engine/bots.hpp"
-#include "../search/mcts_bot.hpp"
+#include "../players/mcts_bot.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
 

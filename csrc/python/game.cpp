@@ -15,7 +15,6 @@
 #include "../engine/counter_limits.hpp"
 #include "../engine/ids.hpp"
 #include "../engine/playout.hpp"
-#include "../engine/world.hpp"
 #include "bindings.hpp"
 #include "config_args.hpp"
 #include "game_handle.hpp"
@@ -466,67 +465,7 @@ void init_game(py::module_& m) {
       // "home_city" (index: a unit's tile; value: a city's tile or -1; the supported counts follow),
       // "allegiance" (index: player * num_players + other; both directions).
       .def("_test_impose", [](Game& g, const std::string& field, int index, int value) { GameLock lock(g);
-        GameState& s = g.state;
-        const int players = s.num_players;
-        if (field == "score") {
-          if (index < 0 || index >= players) throw py::value_error("no such player");
-          s.players[index].score = value;
-        } else if (field == "worth" || field == "population" || field == "production") {
-          if (index < 0 || index >= s.num_tiles || s.tiles[index].terrain != kCity) throw py::value_error("no city there");
-          const int city = s.tiles[index].city;
-          City& c = s.cities[city];
-          if (field == "worth") {
-            c.worth = value;
-          } else if (field == "population") {
-            add_population(s, city, value - c.population);
-          } else {  // production: through the city's count of Workshop rewards, or else of Customs House pairs
-            const int delta = value - city_production(s, city);
-            const int workshops = c.workshops + delta;
-            const int pairs = c.customs_ports + delta / kCustomsHousePerPort;
-            if (c.population < 0) {
-              throw py::value_error("that production cannot be given to this city");
-            } else if (workshops >= 0 && workshops <= 100) {
-              c.workshops = int8_t(workshops);
-            } else if (delta % kCustomsHousePerPort == 0 && pairs >= std::min<int>(0, c.customs_ports) && pairs <= kMaxSaneLevel) {
-              c.customs_ports = int8_t(pairs);  // a pair's bonus paid to another city (Tribes' City.applyBonus)
-            } else {
-              throw py::value_error("that production cannot be given to this city");
-            }
-          }
-        } else if (field == "techs" || field == "met") {
-          if (index < 0 || index >= players) throw py::value_error("no such player");
-          const uint32_t limit = field == "techs" ? (1u << kNumTechs) : (1u << players);
-          if (value < 0 || uint32_t(value) >= limit || (field == "met" && ((value >> index) & 1))) {
-            throw py::value_error("value must be a bit mask of techs (or of other players)");
-          }
-          Player& pl = s.players[index];
-          if (field == "met") {
-            pl.met = uint16_t(value);
-          } else {
-            pl.techs = uint32_t(value);
-            pl.researched &= pl.techs;
-            touch_moves(s);  // Climbing, Sailing and Navigation change movement
-          }
-        } else if (field == "home_city") {  // index: the unit's tile; value: its new home city's tile or -1
-          if (index < 0 || index >= s.num_tiles || s.tiles[index].unit < 0) throw py::value_error("no unit there");
-          if (value != -1 && (value < 0 || value >= s.num_tiles || s.tiles[value].terrain != kCity)) {
-            throw py::value_error("home city must be a city's tile or -1");
-          }
-          Unit& u = s.units[s.tiles[index].unit];
-          if (value >= 0 && s.cities[s.tiles[value].city].owner != u.owner) {
-            throw py::value_error("home city must belong to the unit's tribe");
-          }
-          if (u.home_city >= 0) s.cities[u.home_city].supported--;
-          u.home_city = int16_t(value < 0 ? -1 : s.tiles[value].city);
-          if (u.home_city >= 0) s.cities[u.home_city].supported++;
-        } else if (field == "allegiance") {
-          const int p = index / std::max(players, 1), q = index % std::max(players, 1);
-          if (index < 0 || p >= players || p == q) throw py::value_error("no such pair of players");
-          s.players[p].allegiance[q] = s.players[q].allegiance[p] = int8_t(value);
-        } else {
-          throw py::value_error("field must be score, techs, met, worth, population, production, home_city or allegiance");
-        }
-        if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));  // a level-up the new values allow
+        impose_value(g.state, field, index, value);
         g.touched();
       }, py::arg("field"), py::arg("index"), py::arg("value"))
       // -- properties

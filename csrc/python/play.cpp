@@ -8,7 +8,7 @@
 
 #include "../engine/bots.hpp"
 #include "../runtime/reward.hpp"
-#include "../search/mcts_bot.hpp"
+#include "../players/mcts_bot.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
 

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "../encode/layout.hpp"
-#include "../engine/world.hpp"
 
 namespace polyenv {
 

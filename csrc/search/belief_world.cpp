@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include "../encode/layout.hpp"
-#include "../engine/world.hpp"
 
 namespace polyenv {
 
@@ -297,11 +296,7 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     if (seen != (tokens[size_t(t) * F] != 0)) return at_tile(t) + "column 0 differs from the observer's fog";
   }
 
-  rebuild_road_links(s);
-  if (!s.game_over) s.pending_city = int16_t(find_pending_city(s));
-  note_sightings(s);  // observed ids for every unit a player of this world sees and has no id for
-  rebuild_tile_bits(s);
-  touch_territory(s);  // a new board: every derived cache (territory, tiles, moves) starts over
+  rebuild_derived_state(s);  // road links, pending city, observed ids, tile bitsets, epochs
   std::string problem = check_invariants(s);
   if (!problem.empty()) return "inconsistent hypothesis: " + problem;
   return {};

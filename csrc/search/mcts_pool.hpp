@@ -32,9 +32,9 @@
 #include "../runtime/errors.hpp"
 #include "../runtime/game_handle.hpp"
 #include "../runtime/worker_pool.hpp"
-#include "gumbel.hpp"
+#include "../players/gumbel.hpp"
 #include "pool_batch.hpp"
-#include "tree.hpp"
+#include "../players/tree.hpp"
 
 namespace polyenv {
 

@@ -7,7 +7,6 @@
 #include <bit>
 
 #include "../encode/encode.hpp"
-#include "../engine/world.hpp"
 
 namespace polyenv {
 
@@ -65,7 +64,7 @@ bool replay(const SearchTree& tree, const LeafPath& path, const GameState& child
     } else if (actor != q && a >= space.block_offset(kBlockSendStars) && a < space.block_offset(kBlockBuildRoad)) {
       // Stars another player sends q are q's knowledge and no tile shows them: credit them.
       const Action send = space.decode(a);
-      if ((actor + send.arg) % w.num_players == q) gain_stars(w, q, send.amount);
+      if ((actor + send.arg) % w.num_players == q) credit_stars(w, q, send.amount);
     }
     // Turn transitions are public: follow the simulated world's turn count.
     const GameState& after = i + 1 < m ? tree.node_state(path.nodes[i + 1]) : child;

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "belief_world.hpp"
-#include "tree.hpp"
+#include "../players/tree.hpp"
 
 namespace polyenv {
 

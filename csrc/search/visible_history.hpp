@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "../engine/events.hpp"
-#include "tree.hpp"
+#include "../players/tree.hpp"
 
 namespace polyenv {
 

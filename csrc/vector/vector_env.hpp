@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "../engine/bots.hpp"
-#include "../search/mcts_bot.hpp"
+#include "../players/mcts_bot.hpp"
 #include "../engine/events.hpp"
 #include "../engine/game.hpp"
 #include "batch.hpp"

@@ -1,7 +1,7 @@
 """The ``"az"`` policy/value network in PyTorch (the training implementation).
 
 :class:`AzNet` computes exactly what the native forward pass of the ``"az"`` bot computes
-(``csrc/search/az_net.hpp``; the inputs are :mod:`polyenv.az_network`'s feature spec):
+(``csrc/players/az_net.hpp``; the inputs are :mod:`polyenv.az_network`'s feature spec):
 
 * tiles: the sum of each tile's categorical embeddings plus linear maps of its numeric
   features and its distance fields, ReLU; then ``layers`` residual mixing layers

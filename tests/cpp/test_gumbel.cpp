@@ -13,9 +13,9 @@
 
 #include "check.hpp"
 #include "engine/game.hpp"
-#include "search/gumbel.hpp"
+#include "players/gumbel.hpp"
 #include "search/selfplay_pool.hpp"
-#include "search/tree.hpp"
+#include "players/tree.hpp"
 
 using namespace polyenv;
 
