@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from polyenv import GameEnv, _core
+from polyenv._core import _testing
 
 PLAYER, TILE, UNIT, CITY = 68, 12, 20, 24
 INT16, INT32, INT64 = 2**15 - 1, 2**31 - 1, 2**63 - 1
@@ -124,7 +125,7 @@ def test_the_largest_accepted_value_plays_to_the_end(field, who, seed):
     # Random games to the end, the invariants checked after every action (raises on a violation).
     for s in range(3):
         game = loaded.clone()
-        game._game.checked_playout(-1, seed * 10 + s)
+        _testing.checked_playout(game._game, -1, seed * 10 + s)
         assert game.game_over
         game.check_invariants()
         if field == "actions_applied":

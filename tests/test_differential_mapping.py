@@ -8,6 +8,7 @@ import pytest
 from polyenv import GameEnv
 from polyenv.java import canon, known
 from polyenv.java.lockstep import ruins_outcome
+from polyenv._core import _testing
 
 LEVEL = "\n".join([
     ".:,.:,.:,.:,.:,.:,.:,.:",
@@ -92,14 +93,14 @@ def test_forced_ruins_outcome_is_imposed_once_and_validated():
     g.set_stars(0, 0)
     for bad in ((5, -1), (1, -1), (4, 3), (1, 24)):
         with pytest.raises(ValueError):
-            g._game._test_force_ruins(*bad)
+            _testing.force_ruins(g._game, *bad)
     for x in (2, 4):
         g.set_resource((x, 4), "ruins")
         g.place_unit(0, "warrior", (x, 4))
-    g._game._test_force_ruins(4, -1)  # resources: +10 stars
+    _testing.force_ruins(g._game, 4, -1)  # resources: +10 stars
     g.step(g.action_id("examine", source=(2, 4)))
     assert g.stars(0) == 10
-    g._game._test_force_ruins(1, 0)  # research: climbing
+    _testing.force_ruins(g._game, 1, 0)  # research: climbing
     g.step(g.action_id("examine", source=(4, 4)))
     assert "climbing" in g.player(0)["techs"]
 

@@ -15,6 +15,7 @@ from polyenv import GameEnv
 from polyenv.java import crossplay, known, levels
 from polyenv.java.driver import Driver, DriverError
 from polyenv.java.lockstep import LockstepGame
+from polyenv._core import _testing
 
 STAND_IN = [sys.executable, str(Path(__file__).with_name("java_stand_in.py"))]
 
@@ -150,10 +151,10 @@ def test_forced_meeting_draw_and_explorer_steps_are_imposed():
     g.reveal(0, [(x, y) for x in range(8) for y in range(6)])
     for bad in (([(0, 0, 1)], None), ([(0, 1, 99)], None), ([], [64]), ([], list(range(16)))):
         with pytest.raises(ValueError):
-            g._game._test_force_draws(*bad)
-    g._game._test_force_draws([(0, 1, 3)], None)           # the meeting draws organization
+            _testing.force_draws(g._game, *bad)
+    _testing.force_draws(g._game, [(0, 1, 3)], None)           # the meeting draws organization
     g.step(g.action_id("move", source=(5, 5), target=(6, 5)))
-    g._game._test_force_draws([], None)
+    _testing.force_draws(g._game, [], None)
     assert g.player(0)["met"] == [1] and "organization" in g.player(0)["techs"]
 
 
@@ -163,25 +164,25 @@ def test_impose_sets_only_valid_fields():
     for bad in (("score", 5, 1), ("worth", 0, 1), ("nope", 0, 1), ("allegiance", 0, 1), ("met", 0, 1),
                 ("techs", 0, 1 << 30), ("home_city", 0, -1), ("home_city", g.player(0)["capital"], 0)):
         with pytest.raises(ValueError):
-            g._game._test_impose(*bad)
+            _testing.impose(g._game, *bad)
     assert g.to_bytes() == before                           # a rejected call changes nothing
-    g._game._test_impose("score", 1, 77)
-    g._game._test_impose("techs", 0, 0b101)
-    g._game._test_impose("met", 0, 0b10)
-    g._game._test_impose("allegiance", 1, -3)               # players 0 and 1, both directions
+    _testing.impose(g._game, "score", 1, 77)
+    _testing.impose(g._game, "techs", 0, 0b101)
+    _testing.impose(g._game, "met", 0, 0b10)
+    _testing.impose(g._game, "allegiance", 1, -3)               # players 0 and 1, both directions
     assert g.player(1)["score"] == 77 and g.player(0)["techs"] == ["climbing", "hunting"]
     assert g.player(0)["met"] == [1] and g.player(1)["allegiance"][0] == -3 == g.player(0)["allegiance"][1]
     capital, other = g.player(0)["capital"], g.player(1)["capital"]
     production = g.city_at(capital)["production"]
-    g._game._test_impose("production", capital, production + 2)  # through the Workshop count
+    _testing.impose(g._game, "production", capital, production + 2)  # through the Workshop count
     assert g.city_at(capital)["production"] == production + 2
     with pytest.raises(ValueError):
-        g._game._test_impose("production", capital, 0)       # below what the city makes without bonuses
+        _testing.impose(g._game, "production", capital, 0)       # below what the city makes without bonuses
     with pytest.raises(ValueError):
-        g._game._test_impose("home_city", capital, other)    # another tribe's city
-    g._game._test_impose("home_city", capital, -1)           # the capital's warrior becomes a tribe-level unit
+        _testing.impose(g._game, "home_city", capital, other)    # another tribe's city
+    _testing.impose(g._game, "home_city", capital, -1)           # the capital's warrior becomes a tribe-level unit
     assert g.unit_at(capital)["home_city"] == -1 and g.city_at(capital)["supported"] == 0
-    g._game._test_impose("population", capital, 2)           # grows the engine's own way: a level-up is due
+    _testing.impose(g._game, "population", capital, 2)           # grows the engine's own way: a level-up is due
     assert g.pending_level_up is not None and g.pending_level_up[0] == capital
     g.check_invariants()
 
@@ -197,12 +198,12 @@ def test_impose_takes_a_customs_house_pair_to_another_city():
     g.set_building(3 * 8 + 4, "port", with_effects=True)
     g.set_building(2 * 8 + 4, "customs_house", with_effects=True)
     production = g.city_at(city)["production"]
-    g._game._test_impose("production", city, production - 2)   # the pair's bonus paid elsewhere
+    _testing.impose(g._game, "production", city, production - 2)   # the pair's bonus paid elsewhere
     assert g.city_at(city)["production"] == production - 2
     before = g.to_bytes()
     for bad in (production - 4, production - 3):               # no second pair; not a pair's multiple
         with pytest.raises(ValueError):
-            g._game._test_impose("production", city, bad)
+            _testing.impose(g._game, "production", city, bad)
     assert g.to_bytes() == before
     g.check_invariants()
 

@@ -15,6 +15,7 @@ import pytest
 
 import polyenv
 from polyenv import GameEnv
+from polyenv._core import _testing
 
 TRIBES = (polyenv.Bardur, polyenv.Imperius, polyenv.Oumaji, polyenv.Kickoo, polyenv.XinXi, polyenv.Hoodrick,
           polyenv.Luxidoor, polyenv.Vengir, polyenv.Zebasi, polyenv.AiMo, polyenv.Quetzali, polyenv.Yadakk)
@@ -29,7 +30,7 @@ def check_games(env: GameEnv, games: int, max_actions: int) -> int:
     checked = 0
     for g in range(games):
         env.reset(seed=g)
-        checked += env._game.checked_playout(max_actions, 100 + g)
+        checked += _testing.checked_playout(env._game, max_actions, 100 + g)
     return checked
 
 
@@ -53,12 +54,12 @@ def test_water_map_with_boats_and_roads():
     for player in range(env.num_players):
         for tech in ("sailing", "navigation", "roads", "climbing"):
             env.grant_tech(player, tech)
-    assert env._game.checked_playout(4000, 7) > 300
+    assert _testing.checked_playout(env._game, 4000, 7) > 300
 
 
 def test_reference_agrees_on_a_fresh_game():
     env = GameEnv(seed=1)
-    assert list(env._game.legal_actions_reference()) == list(env.legal_actions())
+    assert list(_testing.legal_actions_reference(env._game)) == list(env.legal_actions())
 
 
 MOVEMENT_ONE_MIX = ("warrior", "mind_bender", "defender", "rider")
@@ -117,7 +118,7 @@ def test_movement_one_reach_on_road_boards(full):
     for _ in range(150):
         env = random_road_board(rng, full)
         legal = list(env.legal_actions())
-        assert list(env._game.legal_actions_reference()) == legal
+        assert list(_testing.legal_actions_reference(env._game)) == legal
         moves += len(legal)
     assert moves > 1000
 
@@ -132,7 +133,7 @@ def test_movement_two_three_reach_on_road_boards(full):
     for _ in range(150):
         env = random_road_board(rng, full, units=("rider", "knight", "knight", "warrior", "mind_bender"))
         legal = list(env.legal_actions())
-        assert list(env._game.legal_actions_reference()) == legal
+        assert list(_testing.legal_actions_reference(env._game)) == legal
         moves += len(legal)
     assert moves > 1000
 
@@ -157,7 +158,7 @@ def test_road_step_dearer_than_a_move_ending_step():
     env.place_unit(0, "rider", 4 * n + 0)
     assert env.tile(5 * n + 3)["owner"] == 1 and env.tile(3 * n + 3)["owner"] == -1
     legal = list(env.legal_actions())
-    assert list(env._game.legal_actions_reference()) == legal
+    assert list(_testing.legal_actions_reference(env._game)) == legal
     described = [env._game.describe_action(int(i)) for i in legal]
     destinations = {d.split("-> ")[-1] for d in described if d.startswith("move")}
     assert {"(4,4)", "(3,3)", "(5,3)"} <= destinations and "(4,5)" not in destinations
@@ -172,4 +173,4 @@ def test_recorded_games_with_road_steps_near_the_end_of_the_movement():
     for players, size, game in ((2, 11, 22), (4, 16, 5)):
         env = GameEnv(seed=0, map_size=size, players=four[:players], full_observability=False)
         env.reset(seed=5000 + game)
-        assert env._game.checked_playout(-1, 7000 + game) > 400
+        assert _testing.checked_playout(env._game, -1, 7000 + game) > 400

@@ -7,6 +7,7 @@ import pytest
 
 import polyenv
 from polyenv import GameEnv
+from polyenv._core import _testing
 
 TRIBES = (polyenv.Bardur, polyenv.Imperius, polyenv.Oumaji, polyenv.Kickoo)
 
@@ -17,7 +18,7 @@ def assert_cache_exact(game: GameEnv, rng: np.random.Generator, steps: int) -> i
         if game.game_over:
             break
         cached = game.legal_actions()
-        fresh = game._game.legal_actions_uncached()
+        fresh = _testing.legal_actions_uncached(game._game)
         assert np.array_equal(cached, fresh), f"cache differs after {game.actions_applied} actions"
         game.step(int(cached[rng.integers(len(cached))]))
         checked += 1
@@ -73,7 +74,7 @@ def test_cache_follows_scenario_edits_of_the_territory():
         except ValueError:
             continue  # an edit the tile does not allow (a unit on it, a building already there)
         cached = game.legal_actions()
-        assert np.array_equal(cached, game._game.legal_actions_uncached())
+        assert np.array_equal(cached, _testing.legal_actions_uncached(game._game))
         changed += not np.array_equal(before, cached)
     assert changed > 50
 
@@ -120,8 +121,8 @@ def test_movement_follows_scenario_edits_of_tiles_and_units():
         applied += 1
         game.check_invariants()
         cached = game.legal_actions()
-        assert np.array_equal(cached, game._game.legal_actions_reference()), f"after {applied} edits"
-        assert np.array_equal(cached, game._game.legal_actions_uncached())
+        assert np.array_equal(cached, _testing.legal_actions_reference(game._game)), f"after {applied} edits"
+        assert np.array_equal(cached, _testing.legal_actions_uncached(game._game))
         if rng.random() < 0.3 and not game.game_over:  # and some play in between
             game.step(int(cached[rng.integers(len(cached))]))
     assert applied > 150

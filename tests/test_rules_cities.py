@@ -6,6 +6,7 @@ import pytest
 from polyenv import Bardur, GameEnv, Imperius, Luxidoor
 
 from conftest import act, aid, area, at, duel, end_round, end_turn, ensure_tech, hp, is_legal, move
+from polyenv._core import _testing
 
 
 def score(env, p=0):
@@ -404,7 +405,7 @@ def test_ruins_pop_growth_without_capital_goes_to_the_first_city_in_acquisition_
     env.set_resource(ruins, "ruins")
     env.place_unit(0, "warrior", ruins)
     before = env.city_at(captured)["population"], env.city_at(held)["population"]
-    env._game._test_force_ruins(2, -1)  # pop growth
+    _testing.force_ruins(env._game, 2, -1)  # pop growth
     act(env, "examine", source=ruins)
     assert (env.city_at(captured)["population"], env.city_at(held)["population"]) == (before[0], before[1] + 3)
 

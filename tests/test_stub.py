@@ -1,7 +1,7 @@
 """polyenv/_core.pyi (the editors' view of the native module) lists exactly what the module exports.
 
-Regenerate after changing a binding: ``pip install pybind11-stubgen`` then
-``PYTHONPATH=. pybind11-stubgen polyenv._core -o .`` (developer build).
+Regenerate after changing a binding (developer build, ``pip install pybind11-stubgen``): the command
+in docs/development.md, which keeps the private ``_testing`` submodule (test oracles) out of the stub.
 """
 
 import ast

@@ -8,6 +8,7 @@ PYBIND11_MODULE(_core, m) {
   polyenv::python::init_errors(m);
   polyenv::python::init_constants(m);
   polyenv::python::init_game(m);
+  polyenv::python::init_game_testing(m);
   polyenv::python::init_description(m);
   polyenv::python::init_bots(m);
   polyenv::python::init_vector(m);

@@ -16,6 +16,7 @@ import numpy as np
 
 import polyenv
 from polyenv import GameEnv
+from .._core import _testing
 
 # The Java Tribes framework, us per GameState.copy (recorded on the project's development machine).
 JAVA_COPY_US = {"11x11 2p": 5.9, "16x16 4p": 10.8}
@@ -36,7 +37,7 @@ def measure_clone(name: str, full_obs: bool, positions: int, iterations: int) ->
         total = env.clone().playout(seed=p, record_events=False)
         env.playout(max_actions=int(rng.integers(0, total)), seed=p, record_events=False)  # a random point
         # Best of 5 batches: on a shared machine preemption only ever adds time.
-        batches = [env.native.clone_benchmark(max(iterations // 5, 1)) for _ in range(5)]
+        batches = [_testing.clone_benchmark(env.native, max(iterations // 5, 1)) for _ in range(5)]
         assign.append(min(b[0] for b in batches))
         construct.append(min(b[1] for b in batches))
         reps = max(iterations // 20, 50)

@@ -39,6 +39,7 @@ import numpy as np
 import polyenv
 from polyenv import GameEnv
 from polyenv._bench.clone import JAVA_COPY_US, SCENARIOS, measure_clone
+from .._core import _testing
 
 # The Java Tribes framework (recorded on the project's development machine).
 JAVA = {
@@ -73,7 +74,7 @@ def measure_legal(name: str, full_obs: bool, games: int) -> dict:
     counts = []
     for g in range(games):
         env.reset(seed=g)
-        counts.append(env.native.playout_stats(-1, g))
+        counts.append(_testing.playout_stats(env.native, -1, g))
         assert env.game_over
     c = np.concatenate(counts)
     return dict(decisions=len(c), legal_mean=float(c.mean()), legal_p95=float(np.percentile(c, 95)),

@@ -4,12 +4,12 @@ Both engines load the same CSV level (polyenv with ``auto_end_turn=False``: End 
 both). :meth:`LockstepGame.check` compares the whole state (``canon``) and the two legal-action sets;
 :meth:`LockstepGame.play` applies one action, in its neutral form ``(kind, source, target, arg, amount)``, to
 both. The random draws are made by Java and imposed on polyenv through test-only hooks: a ruins outcome and
-its tech (``Game._test_force_ruins``), and with fog the tech each meeting drew and the explorer's steps
-(``Game._test_force_draws``).
+its tech (``polyenv._core._testing.force_ruins``), and with fog the tech each meeting drew and the explorer's steps
+(``_testing.force_draws``).
 
 A difference that ``known`` explains as a documented polyenv choice or Java artefact is *re-synchronised*
 where the hooks allow it: polyenv is given Java's value of the fields the explanation covers
-(``Game._test_impose``: a score, techs or tribes met, a city's worth, population or production, a
+(``_testing.impose``: a score, techs or tribes met, a city's worth, population or production, a
 unit's home city, an allegiance), or, for Java's pathfinder
 artefact, the game goes on with the moves both engines have; an Examine on water whose Java draw is the
 Giant can be taken back (see :meth:`LockstepGame.play`). It is counted in ``resynced`` and the game
@@ -23,6 +23,7 @@ from collections import Counter
 from .._names import TECHS
 from ..game_env import GameEnv
 from . import canon, known
+from .._core import _testing
 
 __all__ = ["LockstepGame", "RUINS", "ruins_outcome", "RESYNCED_FIELDS"]
 
@@ -114,24 +115,24 @@ class LockstepGame:
         game = self.env._game
         head, _, kind = field.rpartition(".")
         if kind == "score" and head.startswith("player["):
-            game._test_impose("score", int(head[7:-1]), int(value))
+            _testing.impose(game, "score", int(head[7:-1]), int(value))
         elif kind in ("worth", "population", "production") and head.startswith("city@"):
             try:
-                game._test_impose(kind, int(head[5:]), int(value))
+                _testing.impose(game, kind, int(head[5:]), int(value))
             except ValueError:
                 return False                             # a production no Workshop or Customs House pair count gives
         elif kind in ("met", "techs") and head.startswith("player["):
             bits = value if kind == "met" else [TECHS.index(t) for t in value]
-            game._test_impose(kind, int(head[7:-1]), sum(1 << b for b in bits))
+            _testing.impose(game, kind, int(head[7:-1]), sum(1 << b for b in bits))
         elif kind == "home_city" and head.startswith("unit@"):
-            game._test_impose("home_city", int(head[5:]), int(value))
+            _testing.impose(game, "home_city", int(head[5:]), int(value))
         elif kind == "supported" and head.startswith("city@"):
             pass                                         # follows the units' home cities (checked next pass)
         elif kind == "allegiance" and head.startswith("player["):
             p = int(head[7:-1])
             others = [q for q in range(self.env.num_players) if q != p]
             for q, v in zip(others, value):
-                game._test_impose("allegiance", p * self.env.num_players + q, int(v))
+                _testing.impose(game, "allegiance", p * self.env.num_players + q, int(v))
         else:
             return False
         return True
@@ -215,7 +216,7 @@ class LockstepGame:
                 self.jacts = {canon.java_action(a): i for i, a in enumerate(self.j["actions"])}
                 self.resynced[known.DELIBERATE_RUINS_WATER] += 1
                 return False
-            game._test_force_ruins(RUINS[outcome], tech)
+            _testing.force_ruins(game, RUINS[outcome], tech)
             if outcome == "explorer":
                 explorer = [t for _, t in self.j["explorer"]]
         elif act[0] == "level_up" and act[3] == "explorer":
@@ -225,10 +226,10 @@ class LockstepGame:
             explorer = None  # a driver that does not record the explorer's steps (a stand-in)
         forced = self.fog and (meetings or explorer is not None)
         if forced:
-            game._test_force_draws(meetings, explorer)
+            _testing.force_draws(game, meetings, explorer)
         try:
             self.env.step(pid)
         finally:
             if forced:
-                game._test_force_draws([], None)
+                _testing.force_draws(game, [], None)
         return True
