@@ -6,7 +6,7 @@
 The recipe, in order:
 
 1. **Behaviour cloning from greedy** (``--bc-samples``): the greedy bot plays
-   itself on GameEnvs; the pointer network (:class:`polyenv.vector.PointerActorCritic`)
+   itself on GameEnvs; the pointer network (:class:`polyenv.train.PointerActorCritic`)
    learns to pick greedy's row (cross-entropy over the legal rows) and, from the
    game results, a first value estimate. PPO then starts from a policy about as
    strong as greedy instead of from random play.
@@ -50,7 +50,7 @@ import polyenv
 from polyenv import RolloutBuffer, VectorGameEnv, bots
 from polyenv.evaluation import TRIBE_ORDER, tournament
 from polyenv.vector import allocate
-from polyenv.vector.pointer_net import OBSERVATION_KEYS, PointerActorCritic, load_checkpoint, save_checkpoint
+from polyenv.train.pointer_net import OBSERVATION_KEYS, PointerActorCritic, load_checkpoint, save_checkpoint
 
 
 # ---------------------------------------------------------------------------- environments and slots

@@ -2,7 +2,7 @@
 
     python examples/render_game.py --out game_png --players 2 --bots greedy,random --seed 1
 
-Every image is ``GameEnv.render("rgb_array")`` (polyenv.render.render_rgb): the
+Every image is ``GameEnv.render("rgb_array")`` (polyenv.viz.render.render_rgb): the
 ground truth, terrain colours, owner tints and borders, cities with their level,
 units with their letter and hp bar. ``--player P`` renders P's fog-of-war view.
 """
@@ -17,7 +17,7 @@ import numpy as np
 import polyenv
 from polyenv import bots
 from polyenv.envs import default_map_size
-from polyenv.render import render, save_png
+from polyenv.viz.render import render, save_png
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ What it does:
    ``polyenv.vector.to_sb3`` (no DummyVecEnv);
 2. evaluates the untrained policy: win rate over ``--eval-games`` games against
    the random bot and against the greedy bot (half in each seat);
-3. trains sb3-contrib's ``MaskablePPO`` with ``polyenv.vector.TribesPointerPolicy``
+3. trains sb3-contrib's ``MaskablePPO`` with ``polyenv.train.TribesPointerPolicy``
    (one logit per legal-action row) for ``--timesteps`` environment steps, with a
    progress bar; the reward is ``reward="score_delta"``: the game's +1 / -1 plus
    the change of the learner's score margin (its Tribes score minus the
@@ -42,7 +42,9 @@ from stable_baselines3.common.vec_env import VecMonitor
 from tqdm import tqdm
 
 import polyenv  # noqa: F401  (registers polyenv/Tribes-v0)
-from polyenv.vector import TribesPointerPolicy, evaluate, sb3_policy, to_sb3
+from polyenv.vector import to_sb3
+from polyenv.train import TribesPointerPolicy
+from polyenv.evaluation import evaluate, sb3_policy
 
 
 class Progress(BaseCallback):

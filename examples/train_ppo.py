@@ -24,7 +24,7 @@ import time
 import torch
 from stable_baselines3 import PPO
 
-from polyenv.vector import TribesPointerPPOPolicy
+from polyenv.train import TribesPointerPPOPolicy
 from train_maskable_ppo import Progress, add_common_arguments, make_training_env, measure, plot_curve
 
 

@@ -186,8 +186,8 @@ def _positive_float(text: str) -> float:
 
 def _write_media(record: dict, args, out) -> int:
     """--gif / --mp4 / --html: re-plays the (already checked) record once per output."""
-    from .replay_html import replay_html
-    from .replay_media import video_frames, write_video
+    from .viz.replay_html import replay_html
+    from .viz.replay_media import video_frames, write_video
     actions = record["actions"]
     for path in (args.gif, args.mp4):  # imageio was checked before the replay (_check_media)
         if path is None:
@@ -206,7 +206,7 @@ def _write_media(record: dict, args, out) -> int:
 
 def _check_media(args) -> str | None:
     """Why the --gif / --mp4 / --html outputs cannot be written (a file name, a missing package), or None."""
-    from .replay_media import missing_video_support
+    from .viz.replay_media import missing_video_support
     for path, suffix in ((args.gif, ".gif"), (args.mp4, ".mp4"), (args.html, ".html")):
         if path is not None and not str(path).lower().endswith(suffix):
             return f"--{suffix[1:]} needs a file name ending in {suffix}, got {path!r}"
@@ -218,7 +218,7 @@ def _check_media(args) -> str | None:
 
 
 def _cmd_replay(args) -> int:
-    from .render import save_png
+    from .viz.render import save_png
     bad = _check_media(args)
     if bad is not None:
         print(f"polyenv replay: error: {bad}", file=sys.stderr)

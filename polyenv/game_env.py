@@ -319,9 +319,9 @@ class GameEnv:
         """The board in ``mode`` ``"text"`` or ``"ansi"`` (coloured) -> str, ``"rgb_array"`` -> uint8 [H, W, 3].
 
         No fog unless ``player`` is given (then that player's view). One renderer
-        (polyenv/render.py) serves every API.
+        (polyenv/viz/render.py) serves every API.
         """
-        from .render import render
+        from .viz.render import render
         return render(self, mode, player)
 
     def _header(self, player: int | None = None) -> str:

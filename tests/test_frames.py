@@ -4,8 +4,8 @@ import numpy as np
 from test_fog_pairs import hidden_edit_pairs
 
 from polyenv import GameEnv
-from polyenv.render import PLAYER_COLORS, render_rgb
-from polyenv.replay_media import video_frames
+from polyenv.viz.render import PLAYER_COLORS, render_rgb
+from polyenv.viz.replay_media import video_frames
 from polyenv.viz.frames import frame, legend_strip
 
 

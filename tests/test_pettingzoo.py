@@ -10,7 +10,7 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 import polyenv  # noqa: E402
 from polyenv import Bardur, GameEnv, Imperius, Oumaji  # noqa: E402
 from polyenv.envs import tribes_aec_v0
-from polyenv.render import render_frame  # noqa: E402
+from polyenv.viz.render import render_frame  # noqa: E402
 
 SMALL = {2: 8, 3: 10, 4: 10, 8: 14}
 

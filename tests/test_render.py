@@ -1,11 +1,11 @@
-"""polyenv.render: text / ansi / rgb_array views of the same tiles, shapes, determinism, colours, PNG."""
+"""polyenv.viz.render: text / ansi / rgb_array views of the same tiles, shapes, determinism, colours, PNG."""
 import re
 
 import numpy as np
 import pytest
 
 from polyenv import Bardur, GameEnv, Imperius
-from polyenv.render import PLAYER_COLORS, TERRAIN_COLORS, render_ansi, render_rgb, render_text, save_png
+from polyenv.viz.render import PLAYER_COLORS, TERRAIN_COLORS, render_ansi, render_rgb, render_text, save_png
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -129,7 +129,7 @@ def test_save_png_round_trip(tmp_path):
 
 # ---------------------------------------------------------------------------- watchable frames (issue 18)
 def test_frame_header_over_the_map_at_any_scale():
-    from polyenv.render import render_frame
+    from polyenv.viz.render import render_frame
     g = GameEnv(seed=0, map_size=8)
     for px in (16, 32, 48):
         frame = render_frame(g, None, px)
@@ -139,7 +139,7 @@ def test_frame_header_over_the_map_at_any_scale():
 
 
 def test_player_header_shows_only_what_the_player_knows():
-    from polyenv.render import game_header_lines
+    from polyenv.viz.render import game_header_lines
     g = GameEnv(seed=0, map_size=8, players=(0, 1, 2))
     truth = [text for line in game_header_lines(g) for text, _ in line]
     assert all(f"P{p} {s}" in truth for p, s in enumerate(g.scores()))
@@ -170,7 +170,7 @@ def test_roads_resources_and_buildings_are_drawn():
 
 def test_headers_count_turns_as_the_cli_does():
     # A game that reaches --max-turns 2 ends in turn 2 (the engine's tick is then 3).
-    from polyenv.render import game_header_lines
+    from polyenv.viz.render import game_header_lines
     g = GameEnv(seed=3, map_size=8, max_turns=2)
     g.playout(seed=3)
     assert g.game_over and g.turn == 3 and g.turn_number == 2
@@ -223,7 +223,7 @@ def test_legend_names_players_and_what_the_map_shows():
 
 
 def test_legend_is_data_for_other_front_ends():
-    from polyenv.text_map import PLAYER_MARKERS, map_legend, player_marker, text_cells
+    from polyenv.viz.text_map import PLAYER_MARKERS, map_legend, player_marker, text_cells
     g = GameEnv.blank(6, (Bardur, Imperius))
     g.place_unit(1, "giant", (2, 3))
     cells = text_cells(g.full_map_numpy(), 6, g.current_player, 2)

@@ -12,8 +12,8 @@ import pytest
 from browser_helpers import chromium, needs_chromium, severe_logs
 
 from polyenv import GameEnv
-from polyenv.render import PLAYER_COLORS
-from polyenv.replay_html import replay_html
+from polyenv.viz.render import PLAYER_COLORS
+from polyenv.viz.replay_html import replay_html
 from polyenv.viz.board import FIELD
 from polyenv.viz.replay_page import MODULES, replay_data
 from polyenv.viz.view import build_view

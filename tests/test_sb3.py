@@ -15,9 +15,9 @@ from stable_baselines3 import PPO  # noqa: E402
 from stable_baselines3.common.vec_env import VecMonitor  # noqa: E402
 
 import polyenv  # noqa: E402,F401
-from polyenv.vector import (  # noqa: E402
-    TribesPointerPolicy, TribesPointerPPOPolicy, TribesSB3VecEnv, evaluate, sb3_policy, to_sb3,
-)
+from polyenv.evaluation import evaluate, sb3_policy  # noqa: E402
+from polyenv.train import TribesPointerPolicy, TribesPointerPPOPolicy  # noqa: E402
+from polyenv.vector import TribesSB3VecEnv, to_sb3  # noqa: E402
 
 ENV_ID = "polyenv/Tribes-v0"
 
@@ -147,7 +147,7 @@ def test_category_embedding_is_a_sum_of_per_column_embeddings():
     """The pointer policies' multi-hot linear layer equals one embedding lookup per column, summed."""
     import torch
 
-    from polyenv.vector.policies import _Categories
+    from polyenv.train.policies import _Categories
 
     categories = ((0, 3, 0), (2, 5, 1), (3, 4, 0))  # (column, values, shift): column 2 holds -1 for "none"
     layer = _Categories(categories, dim=6)

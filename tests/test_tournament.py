@@ -22,7 +22,7 @@ def one_torch_thread():
 
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory):
-    from polyenv.vector.pointer_net import PointerActorCritic, save_checkpoint
+    from polyenv.train.pointer_net import PointerActorCritic, save_checkpoint
     torch.manual_seed(0)
     path = tmp_path_factory.mktemp("ckpt") / "untrained.pt"
     save_checkpoint(path, PointerActorCritic(64, 64), env_steps=0)

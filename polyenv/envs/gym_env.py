@@ -68,7 +68,7 @@ from .._levels import LevelPool, load_level_pool
 from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..description import game_description
 from ..game_env import GameEnv
-from ..render import render_frame
+from ..viz.render import render_frame
 from ..vector_env import SCORE_SCALE
 from .options import END_TURN_ROW, NOT_PLAYED, check_common_kwargs, check_max_actions, check_tile_px, \
     substitute_invalid
@@ -102,7 +102,7 @@ class TribesEnv(gym.Env):
             invalid_action_penalty: the reward of a penalised step.
         info_mode: ``"fast"`` or ``"debug"`` (adds descriptions of the legal
             actions, the level path, the scores and the episode seed).
-        render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]: ``polyenv.render.render_frame``,
+        render_mode: None, ``"ansi"`` (str) or ``"rgb_array"`` (uint8 [H, W, 3]: ``polyenv.viz.render.render_frame``,
             a header over the map); the full board.
         render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
         full_observability: play without fog of war.

@@ -69,9 +69,9 @@ been played since ``reset``.
 every observation field, action rows included), and ``game`` (the :class:`GameEnv`).
 
 **Rendering** (``render_mode``): ``"ansi"`` returns a coloured terminal map,
-``"rgb_array"`` a ``uint8 [H, N*render_tile_px, 3]`` image (``polyenv.render.render_frame``:
+``"rgb_array"`` a ``uint8 [H, N*render_tile_px, 3]`` image (``polyenv.viz.render.render_frame``:
 a header with the round, whose turn it is and the scores over the map), ``"human"`` prints the ANSI
-map at the end of every turn. All views come from ``polyenv.render`` (the
+map at the end of every turn. All views come from ``polyenv.viz.render`` (the
 ground truth, no fog).
 
 **Arguments** of ``env()`` / ``raw_env()``: ``players`` (int 2..16, or a list
@@ -103,7 +103,7 @@ from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..description import GameDescription, game_description
 from ..flat import FlatEncoder
 from ..game_env import GameEnv
-from ..render import render_frame
+from ..viz.render import render_frame
 from . import default_map_size
 from .options import ACTION_MODES, OBSERVATION_FORMATS, check_max_actions, check_tile_px, choice
 from .spaces import description_bounds

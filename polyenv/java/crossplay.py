@@ -16,7 +16,7 @@ Player specs:
   RHEA and OEP). Without a budget an agent has the framework's: 2000 forward-model calls per decision.
 * polyenv players: ``random``, ``greedy``, ``mcts``, ``mcts:<simulations>``, ``mcts:ms=<milliseconds>`` (as
   many simulations as fit in that much thread CPU time per decision, adapted decision by decision), or a
-  checkpoint of :mod:`polyenv.vector.pointer_net`.
+  checkpoint of :mod:`polyenv.train.pointer_net`.
 
 Every decision is timed in thread CPU time on both sides (the Java agent's thread, polyenv's calling thread)
 and reported as milliseconds per decision.

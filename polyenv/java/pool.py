@@ -71,7 +71,7 @@ class _Worker:
             if crossplay.is_java_spec(spec):
                 self.seats[key] = crossplay.parse_java_agent(spec)
             elif os.path.isfile(spec):
-                from ..vector.pointer_net import load_checkpoint
+                from ..train.pointer_net import load_checkpoint
                 self.seats[key] = crossplay.PolyenvSeat(spec, model=load_checkpoint(spec), max_actions=max_actions)
             else:
                 self.seats[key] = crossplay.PolyenvSeat(spec, max_actions=max_actions, seed=hash(spec) & 0xFFFF)

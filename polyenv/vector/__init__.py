@@ -1,15 +1,10 @@
-"""Vector environments over :class:`polyenv.VectorGameEnv`.
+"""Vector environments over :class:`polyenv.VectorGameEnv` (the models that train on them are in
+:mod:`polyenv.train`, win rates and tournaments in :mod:`polyenv.evaluation`).
 
 * :class:`TribesVectorEnv` — ``polyenv/Tribes-v0`` as a Gymnasium ``VectorEnv``
   (``gym.make_vec("polyenv/Tribes-v0", num_envs=N, vectorization_mode="vector_entry_point")``).
 * :func:`to_sb3` / :class:`TribesSB3VecEnv` — an SB3 ``VecEnv`` over it for
   ``PPO`` / ``MaskablePPO`` (needs stable-baselines3; imported on first use).
-* :class:`TribesPointerPolicy` / :class:`TribesPointerPPOPolicy` — SB3 policies
-  scoring the legal-action rows of ``action_mode="rows"`` (need torch).
-* :func:`evaluate` / :func:`sb3_policy` — win rates against the built-in bots (defined in
-  :mod:`polyenv.evaluation`, with the rated :func:`polyenv.evaluation.tournament`).
-* :class:`PointerActorCritic` — the same pointer network in plain PyTorch over the dense
-  ``VectorGameEnv`` batch, with checkpoint files (:mod:`polyenv.vector.pointer_net`).
 * :func:`allocate` — the exact NumPy arrays that ``reset_into``, ``step_into``,
   ``observe_slots_into`` and the checked ``*_into`` calls write:
 
@@ -24,12 +19,9 @@ import importlib
 
 from ..vector_env import allocate
 
-__all__ = ["allocate", "TribesVectorEnv", "TribesSB3VecEnv", "to_sb3", "TribesPointerPolicy",
-           "TribesPointerPPOPolicy", "evaluate", "sb3_policy", "PointerActorCritic"]
+__all__ = ["allocate", "TribesVectorEnv", "TribesSB3VecEnv", "to_sb3"]
 
-_LAZY = {"TribesVectorEnv": ".gym_vector", "TribesSB3VecEnv": ".sb3", "to_sb3": ".sb3",
-         "TribesPointerPolicy": ".policies", "TribesPointerPPOPolicy": ".policies", "evaluate": "..evaluation",
-         "sb3_policy": "..evaluation", "PointerActorCritic": ".pointer_net"}
+_LAZY = {"TribesVectorEnv": ".gym_vector", "TribesSB3VecEnv": ".sb3", "to_sb3": ".sb3"}
 
 
 def __getattr__(name: str):

@@ -542,7 +542,7 @@ class TribesVectorEnv(VectorEnv):
         (``"ansi"``) or uint8 [H, W, 3] images (``"rgb_array"``); None without render_mode."""
         if self.render_mode is None or self._batch is None:
             return None
-        from ..render import render_ansi, render_rgb
+        from ..viz.render import render_ansi, render_rgb
 
         tokens, state = self._batch["map_tokens"], self._batch["state"]
         P, n = self.num_players, self.map_size

@@ -1,7 +1,7 @@
 """Video frames a person can read (``polyenv replay --gif / --mp4``): the board with coordinates on
 its edges, a header with the turn, whose move, the tribe names and per-player stats, a caption naming
 the action that produced the frame, and the legend — the web viewer's legend and colours
-(:func:`polyenv.viz.style.style`), the board drawn by :func:`polyenv.render.render_rgb`.
+(:func:`polyenv.viz.style.style`), the board drawn by :func:`polyenv.viz.render.render_rgb`.
 
 A player's frame (``player=p``) shows only what p may know (its own map tokens and stats; the
 others by tribe and colour), like every other view.
@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from ..game_env import GameEnv
-from ..render import render_rgb
+from .render import render_rgb
 from .style import style
 from .view import build_view
 

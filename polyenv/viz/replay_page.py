@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game_env import GameEnv
-from ..replay_media import ReplayError
+from .replay_media import ReplayError
 from .style import style
 from .view import WorldLog, build_view
 

@@ -1,7 +1,7 @@
 """The look of a board, as data: colours, glyphs and the legend.
 
 Every drawing of a game reads this one table: the web viewer and the HTML replay receive it as JSON
-(:func:`style`), the GIF / MP4 frames and ``render("rgb_array")`` are drawn by :mod:`polyenv.render`
+(:func:`style`), the GIF / MP4 frames and ``render("rgb_array")`` are drawn by :mod:`polyenv.viz.render`
 with the same colours and glyphs. Colours are ``[r, g, b]``; players are absolute seats.
 """
 
@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from ..description import game_description
 from .._names import BUILDINGS, RESOURCES, TECHS, TERRAINS, TRIBES, UNIT_TYPES
-from ..render import (
+from .render import (
     _BUILDING_COLOR, _BUILDING_LETTER, _FOG, _RESOURCE_STYLE, _ROAD_COLOR, _UNIT_CHAR, PLAYER_COLORS, TERRAIN_COLORS,
 )
 

@@ -9,7 +9,7 @@ answer with a number, ``end`` (End Turn), ``q`` (save and quit) or ``h`` (help).
 from __future__ import annotations
 
 from .._names import TERRAINS, UNIT_TYPES
-from ..render import _TERRAIN_CHAR, _UNIT_CHAR
+from .render import _TERRAIN_CHAR, _UNIT_CHAR
 from .board import tile_name
 from .labels import GROUPS
 from .style import pretty

@@ -5,7 +5,7 @@ action and once at the end; ``video_frames`` draws readable frames of it
 (:mod:`polyenv.viz.frames`) and ``write_video`` writes them through imageio
 (GIF with Pillow, MP4 with imageio-ffmpeg: the ``media`` extra,
 ``pip install "polyenv[media]"``; ``missing_video_support`` says what is missing). The HTML page is
-:mod:`polyenv.replay_html`.
+:mod:`polyenv.viz.replay_html`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .game_env import GameEnv
+from ..game_env import GameEnv
 
 __all__ = ["replay_positions", "video_frames", "write_video", "missing_video_support", "ReplayError"]
 
@@ -50,8 +50,8 @@ def video_frames(game: GameEnv, actions, every: str = "turn", tile_px: int = 32,
     board with coordinates, the legend): one per turn (``every="turn"``; ``"round"`` is the same) or per
     action (``"action"``), plus the end. Each frame's caption is the last action before it (``player``:
     the last one that player saw)."""
-    from .viz.frames import frame
-    from .viz.view import EventLog, WorldLog
+    from .frames import frame
+    from .view import EventLog, WorldLog
     if every not in ("turn", "round", "action"):
         raise ValueError(f"every must be 'turn' or 'action', got {every!r}")
     log = WorldLog(game.num_players) if player is None else EventLog(int(player))

@@ -4,7 +4,7 @@ One renderer, three views of the same tile data — the 23-column map tokens of
 ``GameEnv.observe`` / ``GameEnv.full_map_numpy`` (``polyenv.MAP_TOKEN_FEATURE_NAMES``):
 
 * ``render_text``  — plain characters, four per tile (ground, feature, unit, owner), a marker
-  per player (``A`` = player 0, ...) and a legend (:mod:`polyenv.text_map`);
+  per player (``A`` = player 0, ...) and a legend (:mod:`polyenv.viz.text_map`);
 * ``render_ansi``  — a coloured terminal map (xterm-256 colours), four
   characters per tile: city level or terrain glyph, unit letter, unit hp;
   backgrounds show terrain, territory glyphs and unit/city chips show owners,
@@ -31,14 +31,14 @@ import zlib
 
 import numpy as np
 
-from ._names import TERRAINS
-from .description import game_description
+from .._names import TERRAINS
+from ..description import game_description
 from .text_map import BUILDING_SYMBOLS, TERRAIN_SYMBOLS, UNIT_SYMBOLS, render_text
 
 __all__ = ["PLAYER_COLORS", "TERRAIN_COLORS", "render", "render_ansi", "render_frame", "render_header", "render_rgb",
            "render_text", "save_png", "game_header_lines", "text_width"]
 
-# One symbol scheme for every view (polyenv/text_map.py): terrain glyphs, unit letters, building badges.
+# One symbol scheme for every view (polyenv/viz/text_map.py): terrain glyphs, unit letters, building badges.
 _TERRAIN_CHAR = TERRAIN_SYMBOLS
 _UNIT_CHAR = UNIT_SYMBOLS
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .game_env import GameEnv
-from .viz.replay_page import replay_page
+from ..game_env import GameEnv
+from .replay_page import replay_page
 
 __all__ = ["replay_html"]
 
@@ -22,7 +22,7 @@ def replay_html(game: GameEnv, actions, title: str = "polyenv replay", tile_px: 
 
     ``tile_px``: a fixed tile size in pixels (>= 16); None (default) scales the board to the window.
     ``names``: per-player labels (default the tribes); ``seats``: who played each seat. Raises
-    :class:`polyenv.replay_media.ReplayError` for an action that cannot be played.
+    :class:`polyenv.viz.replay_media.ReplayError` for an action that cannot be played.
     """
     if tile_px is not None and (isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer))
                                 or tile_px < 16):

@@ -1,8 +1,8 @@
 """A plain-PyTorch pointer actor-critic over a VectorGameEnv batch, and its checkpoint files.
 
 :class:`PointerActorCritic` reuses the layers of the SB3 pointer policies
-(:class:`~polyenv.vector.policies.TribesRowsExtractor` and
-:class:`~polyenv.vector.policies.PointerHead`): one logit per ``action_features``
+(:class:`~polyenv.train.policies.TribesRowsExtractor` and
+:class:`~polyenv.train.policies.PointerHead`): one logit per ``action_features``
 row (padding rows masked to -1e8) and a value from the board summary. It reads
 the dense batch directly — ``map_tokens``, ``state``, ``action_features``,
 ``action_mask`` as NumPy arrays or tensors of any integer dtype — so a trainer

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._names import BUILDINGS, RESOURCES, TERRAINS, UNIT_TYPES
-from .description import MAX_PLAYERS, game_description
+from .._names import BUILDINGS, RESOURCES, TERRAINS, UNIT_TYPES
+from ..description import MAX_PLAYERS, game_description
 
 __all__ = ["PLAYER_MARKERS", "TERRAIN_SYMBOLS", "RESOURCE_SYMBOLS", "BUILDING_SYMBOLS", "UNIT_SYMBOLS",
            "ROAD_SYMBOL", "FOG_CELL", "CELL_WIDTH", "player_marker", "text_cells", "map_legend", "legend_lines",

@@ -2,11 +2,11 @@
 
 * :func:`tournament` — ``polyenv tournament`` from Python: games between any
   players (built-in bots by name, e.g. ``"random"``, ``"greedy"``, ``"mcts:200"``
-  where the registry has it, or paths of :mod:`~polyenv.vector.pointer_net`
+  where the registry has it, or paths of :mod:`~polyenv.train.pointer_net`
   checkpoints), played natively on a :class:`~polyenv.VectorGameEnv` worker
   pool, rated with OpenSkill (Plackett-Luce; ``pip install "polyenv[train]"``).
 * :func:`evaluate` / :func:`sb3_policy` — win rate of a Gymnasium-vector policy
-  (e.g. an SB3 model) against one built-in bot (also ``polyenv.vector.evaluate``).
+  (e.g. an SB3 model) against one built-in bot.
 
 How games run: every game has a seating (a player per seat). The one built-in
 bot kind of the game (``greedy``, ``mcts:...``; ``random`` when it is the only
@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _validate as _v
-from . import bots as _bots
-from .description import MAX_PLAYERS, MIN_PLAYERS, game_description
+from .. import _validate as _v
+from .. import bots as _bots
+from ..description import MAX_PLAYERS, MIN_PLAYERS, game_description
 
 __all__ = ["tournament", "TournamentResult", "parse_player", "evaluate", "sb3_policy", "TRIBE_ORDER"]
 
@@ -84,9 +84,9 @@ def parse_player(spec: str) -> _Player:
     if os.path.isfile(spec) and spec.endswith(".paz"):
         return parse_player(f"az@{spec}")  # an az weight file: the az bot with those weights
     if os.path.isfile(spec):
-        from .vector.pointer_net import load_checkpoint
+        from ..train.pointer_net import load_checkpoint
         return _Player(spec, "checkpoint", model=load_checkpoint(spec))
-    from .java import crossplay
+    from ..java import crossplay
     if crossplay.is_java_spec(spec):
         return _Player(spec, "java", model=crossplay.parse_java_agent(spec))
     if crossplay.parse_timed_mcts(spec) is not None:
@@ -118,7 +118,7 @@ def _choose_rows(player: _Player, obs: dict, rng: np.random.Generator) -> np.nda
 def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | None, setup: "_Setup", seed: int,
                  rng: np.random.Generator) -> np.ndarray:
     """Plays one group of games (same native bot, same row seats) on one VectorGameEnv; the winning seat per game."""
-    from .vector_env import VectorGameEnv
+    from ..vector_env import VectorGameEnv
     n, P = seatings.shape
     row_seats = [s for s in range(P) if native is None or roster[seatings[0, s]] is not native]
     env = VectorGameEnv(n, seed=seed, map_size=setup.map_size, players=TRIBE_ORDER[:P], num_threads=setup.threads,
@@ -152,8 +152,8 @@ def _play_vector(seatings: np.ndarray, roster: list[_Player], native: _Player | 
 def _play_single(seating: np.ndarray, roster: list[_Player], setup: "_Setup", seed: int, rng: np.random.Generator,
                  timing: "_Timing") -> int:
     """One game on a GameEnv (several different native bots, or timed decisions); the winning seat or -1."""
-    from .game_env import GameEnv
-    from .java.crossplay import PolyenvSeat
+    from ..game_env import GameEnv
+    from ..java.crossplay import PolyenvSeat
     P = len(seating)
     game = GameEnv(seed=seed, map_size=setup.map_size, players=TRIBE_ORDER[:P], max_turns=setup.max_turns,
                    full_observability=setup.full_observability)
@@ -226,7 +226,7 @@ _STOPPED = -3  # winners[] of a lockstep game stopped by a difference between th
 
 def _play_lockstep(games: list, seatings: np.ndarray, roster, setup: _Setup, seed: int, timing: _Timing,
                    winners: np.ndarray, progress) -> None:
-    from .java.pool import Task, play_games
+    from ..java.pool import Task, play_games
     tasks = [Task(g, tuple(roster[k].spec for k in seatings[g]), seed + g, setup.map_size,
                   TRIBE_ORDER[:seatings.shape[1]], not setup.full_observability, setup.max_actions) for g in games]
     for g, rec in play_games(tasks, setup.java):
@@ -492,7 +492,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     max_actions = _check_shapes(roster, map_size, max_actions)
     java = None
     if any(p.kind == "java" for p in roster):
-        from .java.pool import JavaOptions
+        from ..java.pool import JavaOptions
         if tribes is None and java_command is None:
             raise ValueError("Java agents need tribes= (a Tribes checkout: git directory or source tree) and a JDK")
         if tribes is not None and not os.path.isdir(tribes):
@@ -612,9 +612,9 @@ def evaluate(policy: Callable[[dict, np.ndarray], np.ndarray], opponent: str = "
     actions end the turn. The games are split evenly over ``seats``; each
     environment's first episode counts. Returns ``{"win_rate", "wins", "games",
     "per_seat": {seat: (wins, games)}, "mean_length"}`` (length in policy steps).
-    For checkpoints of :mod:`~polyenv.vector.pointer_net` use :func:`tournament`.
+    For checkpoints of :mod:`~polyenv.train.pointer_net` use :func:`tournament`.
     """
-    from .vector.gym_vector import TribesVectorEnv
+    from ..vector.gym_vector import TribesVectorEnv
     if games < len(seats):
         raise ValueError(f"games must be at least the number of seats ({len(seats)})")
     env_kwargs = {"invalid_action": "end_turn", **env_kwargs}
