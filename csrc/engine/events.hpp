@@ -1,7 +1,7 @@
-// events.hpp — the fog-safe event journal. Every world action produces one
-// WorldEvent holding everything any observer could need; visible_record()
-// filters it for one observer (hidden positions, units and victims become -1,
-// never reconstructed). Journals live outside GameState (runtime/event_journal.hpp:
+// events.hpp — the ground truth of every world action: one WorldEvent holding
+// everything any observer could need. encode/event_rows.hpp filters it into one
+// observer's row (hidden positions, units and victims become -1, never
+// reconstructed). Journals live outside GameState (runtime/event_journal.hpp:
 // GameEnv keeps a full per-player list, VectorGameEnv a bounded ring), so clone
 // stays a copy.
 #pragma once
@@ -12,11 +12,7 @@
 
 namespace polyenv {
 
-inline constexpr int kEventFeatures = 26;
-inline constexpr int kEventAffectedRows = 9;
-inline constexpr int kEventAffectedFeatures = 8;
-extern const std::array<const char*, kEventFeatures> kEventFeatureNames;
-extern const std::array<const char*, kEventAffectedFeatures> kEventAffectedFeatureNames;
+inline constexpr int kEventAffectedRows = 9;  // affected units an event records
 
 // Event types (the type_id field): the action kinds of actions.hpp (kEndTurnKind ...).
 
@@ -68,16 +64,5 @@ struct EventSink {
 // Snapshot before applying action `id`, and completion after it (step.cpp).
 WorldEvent begin_event(const GameState& s, int32_t id);
 void finish_event(const GameState& s, WorldEvent& e);
-
-// Writes the record `observer` may see: 26 features, up to 9 affected rows of
-// 8 features and their mask. Returns false when the observer saw nothing.
-// Declare war and send stars are public (every player sees them), with the
-// target's ownership code in target_index and, for send stars, the amount in
-// damage: Tribes gives every player the whole diplomacy table (Board.copy
-// copies Diplomacy unfiltered) and every tribe's war and star-sending counts
-// (Tribe.copy keeps nWarsDeclared, nStarsSent and starsSent).
-bool is_diplomacy(int type_id);
-bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32_t* features,
-                    int32_t* affected, uint8_t* affected_mask);
 
 }  // namespace polyenv

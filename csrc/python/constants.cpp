@@ -1,7 +1,7 @@
 // Name tables and layout constants exported to Python.
 #include "../encode/encode.hpp"
 #include "../engine/counter_limits.hpp"
-#include "../engine/events.hpp"
+#include "../encode/event_rows.hpp"
 #include "../vector/vector_env.hpp"
 #include "bindings.hpp"
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../engine/events.hpp"
+#include "../encode/event_rows.hpp"
 
 namespace polyenv {
 

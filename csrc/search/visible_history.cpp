@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "../encode/event_rows.hpp"
 #include "../engine/game.hpp"
 
 namespace polyenv {

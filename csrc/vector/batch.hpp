@@ -9,7 +9,7 @@
 #include <string>
 
 #include "../encode/encode.hpp"
-#include "../engine/events.hpp"
+#include "../encode/event_rows.hpp"
 #include "../runtime/buffers.hpp"
 
 namespace polyenv {
