@@ -137,7 +137,7 @@ class TribesEnv(gym.Env):
         #: The :class:`polyenv.GameDescription` of every game this environment plays.
         self.description = d
         P = d.num_players
-        check_common_kwargs(opponent, learner_seat, P, action_mode, max_actions, level_selection, reward,
+        check_common_kwargs(opponent, learner_seat, P, action_mode, level_selection, reward,
                             invalid_action, invalid_action_penalty, info_mode, render_mode,
                             self.metadata["render_modes"])
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode

@@ -48,9 +48,13 @@ def check_tile_px(tile_px) -> int:
     return int(tile_px)
 
 
-def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, max_actions, level_selection, reward,
+def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, level_selection, reward,
                         invalid_action, invalid_action_penalty, info_mode, render_mode, render_modes) -> None:
-    """Validates the keyword arguments shared by TribesEnv and TribesVectorEnv (ValueError)."""
+    """Validates the keyword arguments shared by TribesEnv and TribesVectorEnv (ValueError).
+
+    ``max_actions`` is not among them: both check it first (:func:`check_max_actions`), since the
+    game description they build before this call needs it.
+    """
     if opponent is not None and not callable(opponent) and not is_bot(opponent):
         raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', 'az[:simulations]', a callable f(game) -> action_id or None, "
                          f"got {opponent!r}")
@@ -62,7 +66,6 @@ def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, m
                 or not 0 <= learner_seat < num_players:
             raise ValueError(f"learner_seat must be 'random' or a seat 0..{num_players - 1}, got {learner_seat!r}")
     choice(action_mode, ACTION_MODES, "action_mode")
-    check_max_actions(max_actions)
     choice(level_selection, LEVEL_SELECTIONS, "level_selection")
     choice(reward, REWARDS, "reward")
     choice(invalid_action, INVALID_ACTIONS, "invalid_action")

@@ -147,7 +147,7 @@ class TribesVectorEnv(VectorEnv):
         #: The :class:`polyenv.GameDescription` of every game of this vector env.
         self.description = d
         P = d.num_players
-        check_common_kwargs(opponent, learner_seat, P, action_mode, max_actions, level_selection, reward,
+        check_common_kwargs(opponent, learner_seat, P, action_mode, level_selection, reward,
                             invalid_action, invalid_action_penalty, info_mode, render_mode,
                             self.metadata["render_modes"])
         if seed is None:
