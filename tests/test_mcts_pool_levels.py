@@ -1,7 +1,6 @@
 """MctsPool on Tribes CSV levels: ``level`` (one level) and ``levels`` (a pool, as the
 Gymnasium environments take it), the episode-to-level rule, validation (ValueError,
 nothing built) and determinism across thread counts."""
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,26 +8,9 @@ import pytest
 import polyenv
 from polyenv import GameEnv, MctsPool
 
-LEVELS = Path(polyenv.__file__).parent / "levels"
-DUEL = LEVELS / "duel_11.csv"
-ARCHIPELAGO = LEVELS / "archipelago_14.csv"
+from level_fixtures import ARCHIPELAGO, DUEL, FOUR_11, LEVELS, MAX_ACTIONS, PLAIN_DUEL, assert_row_is
 
-# A second 11x11 duel: two capitals, the rest plain.
-PLAIN_DUEL = "\n".join(",".join("c:3" if (x, y) == (2, 2) else "c:6" if (x, y) == (8, 8) else ".:"
-                                 for y in range(11)) for x in range(11)) + "\n"
-
-# 11x11 with four capitals.
-CORNERS = {(1, 1): 0, (1, 9): 4, (9, 1): 5, (9, 9): 8}
-FOUR_11 = "\n".join(",".join(f"c:{CORNERS[x, y]}" if (x, y) in CORNERS else ".:" for y in range(11))
-                     for x in range(11)) + "\n"
-
-pool_max_actions = 256
-
-
-def assert_row_is(batch, env, game):
-    obs = game.observe(max_actions=pool_max_actions)
-    for key in ("map_tokens", "state", "action_id", "action_mask"):
-        np.testing.assert_array_equal(batch[key][env], obs[key], err_msg=key)
+pool_max_actions = MAX_ACTIONS
 
 
 def test_single_level_plays_every_episode_on_it():

@@ -1,8 +1,6 @@
 """Level pools on every owner of a batch of live games: VectorGameEnv, TribesVectorEnv and
 SelfPlayPool take ``level`` / ``levels`` as MctsPool does (one episode rule, runtime/episodes.hpp):
 episode k of environment i plays ``levels[(i + k * B) % len(levels)]`` with seed ``seed + i + k * B``."""
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -10,21 +8,7 @@ import polyenv
 from polyenv import GameEnv, SelfPlayPool, VectorGameEnv
 from polyenv.vector import TribesVectorEnv
 
-LEVELS = Path(polyenv.__file__).parent / "levels"
-DUEL = LEVELS / "duel_11.csv"
-ARCHIPELAGO = LEVELS / "archipelago_14.csv"
-FOUR = LEVELS / "four_16.csv"
-# A second 11x11 duel: two capitals, the rest plain.
-PLAIN_DUEL = "\n".join(",".join("c:3" if (x, y) == (2, 2) else "c:6" if (x, y) == (8, 8) else ".:"
-                                 for y in range(11)) for x in range(11)) + "\n"
-MAX_ACTIONS = 256
-
-
-def assert_row_is(batch, env, game):
-    obs = game.observe(max_actions=MAX_ACTIONS)
-    for key in ("map_tokens", "state", "action_id", "action_mask"):
-        np.testing.assert_array_equal(batch[key][env], obs[key], err_msg=key)
-
+from level_fixtures import ARCHIPELAGO, DUEL, FOUR, LEVELS, MAX_ACTIONS, PLAIN_DUEL, assert_row_is
 
 def test_vector_env_plays_one_level_in_every_episode():
     with VectorGameEnv(3, seed=40, level=DUEL, max_actions=MAX_ACTIONS) as env:

@@ -14,16 +14,11 @@ The model classes are imported on first use (torch is not imported by ``import p
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_attributes
 
 __all__ = ["TribesPointerPolicy", "TribesPointerPPOPolicy", "PointerActorCritic"]
 
 _LAZY = {"TribesPointerPolicy": ".policies", "TribesPointerPPOPolicy": ".policies", "PointerActorCritic": ".pointer_net"}
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _LAZY, globals())

@@ -15,8 +15,7 @@
 
 from __future__ import annotations
 
-import importlib
-
+from .._lazy import lazy_attributes
 from ..vector_env import allocate
 
 __all__ = ["allocate", "TribesVectorEnv", "TribesSB3VecEnv", "to_sb3"]
@@ -24,9 +23,4 @@ __all__ = ["allocate", "TribesVectorEnv", "TribesSB3VecEnv", "to_sb3"]
 _LAZY = {"TribesVectorEnv": ".gym_vector", "TribesSB3VecEnv": ".sb3", "to_sb3": ".sb3"}
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _LAZY, globals())

@@ -1,0 +1,29 @@
+"""Levels the level-pool tests share (tests/test_mcts_pool_levels.py, tests/test_vector_levels.py)."""
+from pathlib import Path
+
+import numpy as np
+
+import polyenv
+
+LEVELS = Path(polyenv.__file__).parent / "levels"
+DUEL = LEVELS / "duel_11.csv"
+ARCHIPELAGO = LEVELS / "archipelago_14.csv"
+FOUR = LEVELS / "four_16.csv"
+
+# A second 11x11 duel: two capitals, the rest plain.
+PLAIN_DUEL = "\n".join(",".join("c:3" if (x, y) == (2, 2) else "c:6" if (x, y) == (8, 8) else ".:"
+                                 for y in range(11)) for x in range(11)) + "\n"
+
+# 11x11 with four capitals.
+CORNERS = {(1, 1): 0, (1, 9): 4, (9, 1): 5, (9, 9): 8}
+FOUR_11 = "\n".join(",".join(f"c:{CORNERS[x, y]}" if (x, y) in CORNERS else ".:" for y in range(11))
+                     for x in range(11)) + "\n"
+
+MAX_ACTIONS = 256
+
+
+def assert_row_is(batch, env, game, max_actions=MAX_ACTIONS):
+    """Row ``env`` of a batch shows what ``game`` shows its current player."""
+    obs = game.observe(max_actions=max_actions)
+    for key in ("map_tokens", "state", "action_id", "action_mask"):
+        np.testing.assert_array_equal(batch[key][env], obs[key], err_msg=key)
