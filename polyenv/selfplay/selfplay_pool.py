@@ -46,8 +46,9 @@ class SelfPlayPool(MctsPool):
         map_size: board side N (None: 11, or the levels' size).
         players: tribes in turn order, 2 to 16 (fog of war is always on); None: Bardur, Imperius,
             or with levels each level's own.
-        level, levels: one Tribes CSV level, or a level pool, as :class:`MctsPool` takes them
-            (episode k of game i plays ``levels[(i + k * B) % len(levels)]``).
+        level: one Tribes CSV level every episode is played on, as :class:`MctsPool` takes it.
+        levels: a level pool, as :class:`MctsPool` takes it (episode k of game i plays
+            ``levels[(i + k * B) % len(levels)]``).
         num_threads: worker threads (caller included); None: one per core, at most B.
         max_actions: action-row capacity A (0: ``action_space_size``, every legal action fits).
         require_all_actions: True: a position with more than A legal actions raises
