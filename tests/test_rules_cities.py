@@ -746,3 +746,28 @@ def test_unit_pushed_onto_its_port_reveals_nothing_under_fog():
     act(env, "level_up", arg="super_unit")
     assert env.unit_at(port)["type"] == "boat"
     assert not any(env.tile(at(env, x, 7))["explored"][0] for x in (4, 5, 6))
+
+
+@pytest.mark.xfail(strict=True, reason="known bug, not fixed yet: the engine re-homes the unit with the highest id, "
+                                       "not the last of the capital's list (docs/java_crossplay.md, stopped games)")
+def test_rehoming_takes_the_last_unit_of_the_capitals_list_not_the_newest():
+    # RULES §8.4: "the last unit in the capital's list". A unit sent back to the capital when its city is
+    # captured joins the end of the list (Tribes' Board.moveAllFromCity / moveLastUnitFromCity), after
+    # units spawned later: Java cross-play game 65 of seed 3165 (az against java:MCTS) stopped on it.
+    env = duel(11, p0_city=None)
+    capital, y, v = at(env, 0, 0), at(env, 5, 5), at(env, 0, 4)
+    env.place_city(0, capital, level=2, capital=True)  # room for 3 units
+    env.place_city(0, y)
+    env.set_terrain(v, "village")
+    env.place_unit(0, "warrior", y)            # the older unit, supported by y
+    env.place_unit(0, "warrior", capital)      # the newer one, supported by the capital
+    move(env, y, at(env, 5, 4))
+    end_turn(env)
+    env.place_unit(1, "warrior", y)
+    act(env, "capture", source=y)              # y's unit goes home: last in the capital's list
+    assert env.unit_at(at(env, 5, 4))["home_city"] == capital
+    end_turn(env)
+    env.place_unit(0, "warrior", v)
+    act(env, "capture", source=v)
+    assert env.unit_at(at(env, 5, 4))["home_city"] == v
+    assert env.unit_at(capital)["home_city"] == capital
