@@ -62,7 +62,7 @@ def vector():
     env.reset_into(buffers, seed=1)
     ids = np.empty(256, np.int32)
     steps, start = 0, cpu()
-    for _ in range(200):
+    for _ in range(400):
         counts = buffers["legal_action_count"]
         rows = (rng.random(256) * counts).astype(np.int64)
         ids[:] = buffers["action_id"][np.arange(256), rows]
@@ -114,17 +114,22 @@ def main() -> None:
     parser.add_argument("--other", required=True, help="folder importing the other build of polyenv")
     parser.add_argument("--this", default=str(ROOT), help="folder importing this build (default: this checkout)")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated subset (default: all)")
     args = parser.parse_args()
+    workloads = [w for w in args.workloads.split(",") if w]
+    unknown = set(workloads) - set(WORKLOADS)
+    if unknown:
+        parser.error(f"unknown workloads {sorted(unknown)}; choose from {', '.join(WORKLOADS)}")
     builds = {"this": args.this, "other": args.other}
-    rates = {(b, w): [] for b in builds for w in WORKLOADS}
+    rates = {(b, w): [] for b in builds for w in workloads}
     for r in range(args.rounds):
         order = list(builds) if r % 2 == 0 else list(reversed(builds))
-        for work in WORKLOADS:
+        for work in workloads:
             for b in order:
                 rates[b, work].append(run(builds[b], work))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     print(f"{'workload':8} {'this':>14} {'other':>14}  this/other (median of rounds)  unit")
-    for work in WORKLOADS:
+    for work in workloads:
         this, other = rates["this", work], rates["other", work]
         ratio = statistics.median(a / b for a, b in zip(this, other))
         print(f"{work:8} {statistics.median(this):14,.0f} {statistics.median(other):14,.0f}  {ratio:8.3f}"
