@@ -4,6 +4,7 @@ from pathlib import Path
 import numpy as np
 
 import polyenv
+from polyenv import GameEnv
 
 LEVELS = Path(polyenv.__file__).parent / "levels"
 DUEL = LEVELS / "duel_11.csv"
@@ -27,3 +28,14 @@ def assert_row_is(batch, env, game, max_actions=MAX_ACTIONS):
     obs = game.observe(max_actions=max_actions)
     for key in ("map_tokens", "state", "action_id", "action_mask"):
         np.testing.assert_array_equal(batch[key][env], obs[key], err_msg=key)
+
+
+def assert_episodes_follow_the_pool(owner, num_envs: int, seed: int, full_observability: bool) -> None:
+    """Two rounds of episodes of ``owner`` (built on ``levels=[DUEL, PLAIN_DUEL]``): episode k of
+    environment i plays level ``(i + k * num_envs) % 2`` with seed ``seed + i + k * num_envs``."""
+    texts = [DUEL.read_text(), PLAIN_DUEL]
+    for episode in range(2):
+        batch = owner.reset() if episode else owner.reset(seed=seed)
+        for i in range(num_envs):
+            k = i + episode * num_envs
+            assert_row_is(batch, i, GameEnv(seed=seed + k, level=texts[k % 2], full_observability=full_observability))

@@ -8,7 +8,8 @@ import pytest
 import polyenv
 from polyenv import GameEnv, MctsPool
 
-from level_fixtures import ARCHIPELAGO, DUEL, FOUR_11, LEVELS, MAX_ACTIONS, PLAIN_DUEL, assert_row_is
+from level_fixtures import (ARCHIPELAGO, DUEL, FOUR_11, LEVELS, MAX_ACTIONS, PLAIN_DUEL, assert_episodes_follow_the_pool,
+                            assert_row_is)
 
 pool_max_actions = MAX_ACTIONS
 
@@ -25,13 +26,8 @@ def test_single_level_plays_every_episode_on_it():
 
 
 def test_level_pool_round_robin_over_episodes():
-    texts = [DUEL.read_text(), PLAIN_DUEL]
     with MctsPool(3, seed=7, levels=[DUEL, PLAIN_DUEL], max_actions=pool_max_actions) as pool:
-        for episode in range(2):
-            batch = pool.reset() if episode else pool.reset(seed=7)
-            for env in range(3):
-                k = env + episode * 3
-                assert_row_is(batch, env, GameEnv(seed=7 + k, level=texts[k % 2], full_observability=True))
+        assert_episodes_follow_the_pool(pool, 3, 7, full_observability=True)
 
 
 def test_glob_and_level_tribes_and_explicit_players():

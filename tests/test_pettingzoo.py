@@ -60,6 +60,23 @@ def test_spaces_and_names():
     assert env.observation_space("player_0") is not env.observation_space("player_1")
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_observations_and_state_stay_in_the_engine_bounds(players):
+    # The spaces carry the engine's real value ranges (envs/spaces.py), tighter than int32: random play
+    # must stay inside them, for every agent's observation and for the full-map state.
+    env = tribes_aec_v0.raw_env(players=players)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(1500):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert env.observation_space(agent).contains(obs), agent
+        assert env.state_space.contains(env.state())
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
 # ---------------------------------------------------------------------------- turn order and masks
 def test_selection_follows_turn_order_and_masks():
     env = small_env(3, wrapped=False, max_turns=6)

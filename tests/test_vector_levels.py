@@ -8,7 +8,8 @@ import polyenv
 from polyenv import GameEnv, SelfPlayPool, VectorGameEnv
 from polyenv.vector import TribesVectorEnv
 
-from level_fixtures import ARCHIPELAGO, DUEL, FOUR, LEVELS, MAX_ACTIONS, PLAIN_DUEL, assert_row_is
+from level_fixtures import (ARCHIPELAGO, DUEL, FOUR, LEVELS, MAX_ACTIONS, PLAIN_DUEL, assert_episodes_follow_the_pool,
+                            assert_row_is)
 
 def test_vector_env_plays_one_level_in_every_episode():
     with VectorGameEnv(3, seed=40, level=DUEL, max_actions=MAX_ACTIONS) as env:
@@ -22,14 +23,11 @@ def test_vector_env_plays_one_level_in_every_episode():
 
 
 def test_vector_env_level_pool_round_robin_and_auto_reset():
-    texts = [DUEL.read_text(), PLAIN_DUEL]
     with VectorGameEnv(3, seed=7, levels=[DUEL, PLAIN_DUEL], max_actions=MAX_ACTIONS,
                        full_observability=True) as env:
-        for episode in range(2):
-            batch = env.reset() if episode else env.reset(seed=7)
-            for i in range(3):
-                k = i + episode * 3
-                assert_row_is(batch, i, GameEnv(seed=7 + k, level=texts[k % 2], full_observability=True))
+        assert_episodes_follow_the_pool(env, 3, 7, full_observability=True)
+    with VectorGameEnv(3, seed=8, levels=[DUEL, PLAIN_DUEL], max_actions=MAX_ACTIONS) as env:  # fog
+        assert_episodes_follow_the_pool(env, 3, 8, full_observability=False)
 
 
 def test_vector_env_level_with_an_opponent_and_its_own_four_tribes():

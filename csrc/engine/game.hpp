@@ -231,7 +231,7 @@ void credit_stars(GameState& s, int player, int n);
 // what each player sees, the tile bitsets, and new territory / move epochs.
 void rebuild_derived_state(GameState& s);
 
-// Test oracle (GameEnv._test_impose): sets one counter to a value play could not reach directly,
+// Test oracle (polyenv._core._testing.impose, the lockstep games): sets one counter to a value play could not reach directly,
 // keeping what depends on it consistent. `field`: "score" (index: player), "worth",
 // "population", "production" (index: a city's tile), "techs", "met" (index: player; value a
 // bit mask), "home_city" (index: a unit's tile; value: a city's tile or -1), "allegiance"
