@@ -8,7 +8,7 @@ import pytest
 
 from polyenv import GameEnv
 
-# Layout of the version-4 state bytes (csrc/engine/serialize.cpp): a 62-byte header, then
+# Layout of the version-5 state bytes (csrc/engine/serialize.cpp): a 62-byte header, then
 # vectors (uint32 count + raw structs) of tiles (12 bytes), units (20), cities (24), players (68).
 HEADER, TILE, UNIT, CITY, PLAYER = 62, 12, 20, 24, 68
 NEXT_UID = 30
@@ -77,6 +77,45 @@ def test_negative_home_city_index():
         assert count > 0
         struct.pack_into("<h", data, start + 14, -7)
     corrupt(edit)
+
+
+def homed_units(data, sec):
+    """(offset, uid, home_city, home_order) of every unit a city supports."""
+    start, count = sec["units"]
+    out = []
+    for i in range(count):
+        off = start + i * UNIT
+        uid, home, order = struct.unpack_from("<i", data, off)[0], *struct.unpack_from("<h", data, off + 14), \
+            struct.unpack_from("<H", data, off + 18)[0]
+        if uid != 0 and home >= 0:
+            out.append((off, uid, home, order))
+    return out
+
+
+def test_a_city_unit_list_with_a_repeated_place_is_refused():
+    def edit(data, sec, g):
+        units = homed_units(data, sec)
+        first, second = next((a, b) for a in units for b in units if a[2] == b[2] and a[1] != b[1])
+        struct.pack_into("<H", data, second[0] + 18, first[3])
+    corrupt(edit, match="unit list order")
+
+
+def test_version_4_bytes_list_each_citys_units_by_id():
+    # Version 4 had zero padding where version 5 keeps Unit::home_order; such states load with each
+    # city's units listed in id order (the order the engine used before version 5).
+    g = GameEnv(seed=3, map_size=10)
+    g.playout(max_actions=400, seed=3)
+    data = bytearray(g.to_bytes())
+    sec = sections(data)
+    units = homed_units(data, sec)
+    assert len(units) >= 2
+    struct.pack_into("<I", data, 4, 4)
+    for off, *_ in units:
+        struct.pack_into("<H", data, off + 18, 0)
+    old = GameEnv.from_bytes(bytes(data))
+    reloaded = homed_units(bytearray(old.to_bytes()), sec)
+    for (_, uid, home, order) in reloaded:
+        assert order == sum(1 for (_, u, h, _) in reloaded if h == home and u < uid)
 
 
 def test_unknown_tech_bits():

@@ -748,8 +748,6 @@ def test_unit_pushed_onto_its_port_reveals_nothing_under_fog():
     assert not any(env.tile(at(env, x, 7))["explored"][0] for x in (4, 5, 6))
 
 
-@pytest.mark.xfail(strict=True, reason="known bug, not fixed yet: the engine re-homes the unit with the highest id, "
-                                       "not the last of the capital's list (docs/java_crossplay.md, stopped games)")
 def test_rehoming_takes_the_last_unit_of_the_capitals_list_not_the_newest():
     # RULES §8.4: "the last unit in the capital's list". A unit sent back to the capital when its city is
     # captured joins the end of the list (Tribes' Board.moveAllFromCity / moveLastUnitFromCity), after
@@ -771,3 +769,45 @@ def test_rehoming_takes_the_last_unit_of_the_capitals_list_not_the_newest():
     act(env, "capture", source=v)
     assert env.unit_at(at(env, 5, 4))["home_city"] == v
     assert env.unit_at(capital)["home_city"] == capital
+
+
+def test_a_captured_citys_units_go_home_last_of_its_list_first():
+    # RULES §8.4: "The old owner's units supported there are re-homed to its capital (if still held and not
+    # full), then to random other cities; the rest become tribe-level units." Tribes' Board.moveAllFromCity
+    # moves the last unit of the captured city's list first, so with room for one in the capital the
+    # newer unit goes there and the older one becomes tribe-level.
+    env = duel(11, p0_city=None)
+    capital, y = at(env, 0, 0), at(env, 5, 5)
+    env.place_city(0, capital, level=1, capital=True)  # capacity 2
+    env.place_unit(0, "warrior", capital)              # one place left
+    env.place_city(0, y, level=2)
+    env.place_unit(0, "warrior", y)                    # first in y's list
+    move(env, y, at(env, 5, 4))
+    env.place_unit(0, "warrior", y)                    # last in y's list
+    move(env, y, at(env, 5, 6))
+    end_turn(env)
+    env.place_unit(1, "warrior", y)
+    act(env, "capture", source=y)
+    assert env.unit_at(at(env, 5, 6))["home_city"] == capital
+    assert env.unit_at(at(env, 5, 4))["home_city"] == -1
+
+
+def test_the_order_of_a_citys_unit_list_survives_serialization():
+    # The list order (RULES §8.4 "the last unit in the capital's list") is part of the saved state: the
+    # re-homing of the test above gives the same answer after to_bytes / from_bytes.
+    env = duel(11, p0_city=None)
+    capital, y, v = at(env, 0, 0), at(env, 5, 5), at(env, 0, 4)
+    env.place_city(0, capital, level=2, capital=True)
+    env.place_city(0, y)
+    env.set_terrain(v, "village")
+    env.place_unit(0, "warrior", y)
+    env.place_unit(0, "warrior", capital)
+    move(env, y, at(env, 5, 4))
+    end_turn(env)
+    env.place_unit(1, "warrior", y)
+    act(env, "capture", source=y)
+    end_turn(env)
+    env = GameEnv.from_bytes(env.to_bytes())
+    env.place_unit(0, "warrior", v)
+    act(env, "capture", source=v)
+    assert env.unit_at(at(env, 5, 4))["home_city"] == v

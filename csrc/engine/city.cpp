@@ -251,21 +251,10 @@ void apply_level_up(GameState& s, int option) {
 
 namespace {
 
-// Highest-uid unit of `player` supported by `city`, or -1.
-int last_unit_of(const GameState& s, int city) {
-  int best = -1;
-  for (int i = 0; i < int(s.units.size()); ++i) {
-    const Unit& u = s.units[i];
-    if (u.alive() && u.home_city == city && (best < 0 || u.uid > s.units[best].uid)) best = i;
-  }
-  return best;
-}
-
+// Tribes' Board.moveLastUnitFromCity: the unit joins the end of its new city's list.
 void rehome(GameState& s, int slot, int city) {
-  Unit& u = s.units[slot];
-  if (u.home_city >= 0) s.cities[u.home_city].supported--;
-  u.home_city = int16_t(city);
-  if (city >= 0) s.cities[city].supported++;
+  leave_city(s, slot);
+  join_city(s, slot, city);
 }
 
 // A random city of `player` (other than `exclude`) satisfying `pred`, or -1.
@@ -334,10 +323,10 @@ void capture_city(GameState& s, int slot) {
   lost.num_cities--;
   s.players[player].num_cities++;
   change_allegiance(s, player, loser, kCaptureAllegiance);
-  // The loser's units supported here go home, to another city with room, or become tribe-level.
-  for (int i = 0; i < int(s.units.size()); ++i) {
-    Unit& u = s.units[i];
-    if (!u.alive() || u.home_city != city || u.owner != loser) continue;
+  // The loser's units supported here go home, to another city with room, or become tribe-level, the last
+  // of the city's list first (Tribes' Board.moveAllFromCity).
+  while (c.supported > 0) {
+    const int i = last_unit_of(s, city);
     int target = -1;
     if (lost.capital_city >= 0 && lost.capital_city != city && s.cities[lost.capital_city].owner == loser &&
         s.cities[lost.capital_city].supported < city_capacity(s.cities[lost.capital_city])) {

@@ -91,8 +91,7 @@ void resolve_convert(GameState& s, int slot, int target_tile) {
   bender.status = kFinished;
   Unit& u = s.units[target];
   const int old_owner = u.owner;
-  if (u.home_city >= 0) s.cities[u.home_city].supported--;
-  u.home_city = -1;
+  leave_city(s, target);  // a converted unit is tribe-level
   set_unit_bit(s, old_owner, u.tile, false);
   set_unit_bit(s, new_owner, u.tile, true);
   u.owner = int8_t(new_owner);

@@ -1,7 +1,9 @@
 // check_invariants: every cached counter against its recomputed value, and
 // every back-reference between tiles, units and cities. Used by the
 // random-simulation tests and when loading bytes.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "counter_limits.hpp"
 #include "mechanics.hpp"
@@ -10,6 +12,18 @@ namespace polyenv {
 
 namespace {
 std::string at(const char* what, int i) { return std::string(what) + " " + std::to_string(i) + ": "; }
+
+// The home_order of the units a city supports is 0 .. supported - 1, each once (its unit list).
+std::string check_unit_list(const GameState& s, int city) {
+  const int n = s.cities[city].supported;
+  std::vector<char> taken(size_t(std::max(n, 0)), 0);
+  for (const Unit& u : s.units) {
+    if (!u.alive() || u.home_city != city) continue;
+    if (u.home_order >= n || taken[u.home_order]) return at("city", city) + "unit list order is not 0 .. supported - 1";
+    taken[u.home_order] = 1;
+  }
+  return {};
+}
 bool flag(int v) { return v == 0 || v == 1; }
 // "<field> <value> is above <bound> (<why>)": a counter past its bound (counter_limits.hpp).
 std::string above(const char* field, int64_t value, int64_t bound, const std::string& why) {
@@ -128,7 +142,7 @@ std::string check_invariants(const GameState& s) {
     }
     if (u.hp <= 0 || u.hp > u.max_hp || u.max_hp > kMaxSaneCount) return at("unit", i) + "hp outside (0, max]";
     if (u.uid >= s.next_uid) return at("unit", i) + "id not below the next id";
-    if (u.home_city < -1 || !flag(u.veteran) || u.pad[0] || u.pad[1]) return at("unit", i) + "bad home city or flag";
+    if (u.home_city < -1 || !flag(u.veteran) || (u.home_city < 0 && u.home_order != 0)) return at("unit", i) + "bad home city or flag";
     if (is_naval(u.type) != (u.land_type != kNoUnit)) return at("unit", i) + "carried type mismatch";
     if (u.home_city >= 0) {
       if (u.home_city >= int(s.cities.size()) || s.cities[u.home_city].owner != u.owner) {
@@ -143,6 +157,7 @@ std::string check_invariants(const GameState& s) {
     if (city.level < 1 || city.bound < 0 || city.bound > kMaxMapSize) return at("city", c) + "bad level or bound";
     if (city.tile < 0 || city.tile >= tiles || s.tiles[city.tile].city != c) return at("city", c) + "centre not owned";
     if (city.supported != supported[c]) return at("city", c) + "supported count is stale";
+    if (std::string problem = check_unit_list(s, c); !problem.empty()) return problem;
     if (city.population < -city.level) return at("city", c) + "population below the floor";
     if (s.tiles[city.tile].terrain != kCity) return at("city", c) + "centre terrain is not a city";
     if (city.uid < 1 || city.uid >= s.next_uid) return at("city", c) + "id out of range";

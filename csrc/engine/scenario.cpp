@@ -148,8 +148,7 @@ void edit_place_city(GameState& s, int player, int tile, int level, int populati
   if (walls) c.flags |= kCityWalls;
   if (population != 0) add_population(s, city, population);
   if (int slot = s.tiles[tile].unit; slot >= 0 && s.units[slot].owner == player && s.units[slot].home_city < 0) {
-    s.units[slot].home_city = int16_t(city);
-    c.supported++;
+    join_city(s, slot, city);
   }
   update_trade_network(s, player);
   refresh(s);
@@ -288,13 +287,12 @@ void impose_value(GameState& s, std::string_view field, int index, int value) {
     if (value != -1 && (value < 0 || value >= s.num_tiles || s.tiles[value].terrain != kCity)) {
       throw InvalidArgument("home city must be a city's tile or -1");
     }
-    Unit& u = s.units[s.tiles[index].unit];
-    if (value >= 0 && s.cities[s.tiles[value].city].owner != u.owner) {
+    const int slot = s.tiles[index].unit;
+    if (value >= 0 && s.cities[s.tiles[value].city].owner != s.units[slot].owner) {
       throw InvalidArgument("home city must belong to the unit's tribe");
     }
-    if (u.home_city >= 0) s.cities[u.home_city].supported--;
-    u.home_city = int16_t(value < 0 ? -1 : s.tiles[value].city);
-    if (u.home_city >= 0) s.cities[u.home_city].supported++;
+    leave_city(s, slot);
+    join_city(s, slot, value < 0 ? -1 : s.tiles[value].city);  // at the end of the new city's list
   } else if (field == "allegiance") {
     const int p = index / std::max(players, 1), q = index % std::max(players, 1);
     if (index < 0 || p >= players || p == q) throw InvalidArgument("no such pair of players");

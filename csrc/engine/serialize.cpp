@@ -1,7 +1,9 @@
 // One versioned binary format for to_bytes, pickle, deepcopy and replays.
 // Structs have no padding bytes (state.hpp asserts it), so vectors are
 // written raw; the header is written field by field. Version 4 holds
-// actions_applied in 64 bits; version 3 (32 bits) is still read.
+// actions_applied in 64 bits; version 3 (32 bits) is still read. Version 5
+// adds Unit::home_order (in bytes that were zero padding before): older states
+// get their cities' unit lists in id order, the order the engine used then.
 #include <cstring>
 #include <string>
 
@@ -12,7 +14,7 @@ namespace polyenv {
 namespace {
 
 constexpr uint32_t kMagic = 0x31594C50;  // "PLY1"
-constexpr uint32_t kVersion = 4;
+constexpr uint32_t kVersion = 5;
 constexpr uint32_t kOldestVersion = 3;  // actions_applied in 32 bits
 
 struct Writer {
@@ -46,6 +48,16 @@ struct Reader {
     pos += size_t(n) * sizeof(T);
   }
 };
+
+// Versions before 5: every unit's home_order is 0; list each city's units by id.
+void order_unit_lists_by_id(GameState& s) {
+  for (Unit& u : s.units) {
+    if (!u.alive() || u.home_city < 0) continue;
+    int before = 0;
+    for (const Unit& other : s.units) before += other.alive() && other.home_city == u.home_city && other.uid < u.uid;
+    u.home_order = uint16_t(before);
+  }
+}
 
 }  // namespace
 
@@ -93,6 +105,7 @@ void deserialize(GameState& out, std::string_view bytes) {
   r.get_vector(s.explored, size_t(s.num_players) * s.explored_words());
   r.get_vector(s.unit_alias, tiles * size_t(s.num_players));
   if (r.pos != bytes.size()) throw InvalidArgument("state bytes have trailing data");
+  if (version < 5) order_unit_lists_by_id(s);
   s.units.reserve(tiles);
   s.unit_alias.reserve(tiles * size_t(s.num_players));
   s.cities.reserve(tiles);

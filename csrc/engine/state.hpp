@@ -40,7 +40,9 @@ struct Unit {
   int16_t home_city = -1;  // supporting city or -1 (tribe-level unit)
   uint8_t kills = 0;
   uint8_t veteran = 0;
-  uint8_t pad[2] = {};  // explicit, so the struct has no padding bytes (raw serialization)
+  // Place in the home city's unit list, 0 .. supported - 1 in the order units joined it (0 when
+  // tribe-level): a capture re-homes the last of the list (§8.4), which is not always the newest unit.
+  uint16_t home_order = 0;
   bool alive() const { return uid != 0; }
   bool operator==(const Unit&) const = default;
 };

@@ -163,6 +163,32 @@ void note_unit_shown(GameState& s, int slot) {
   else pending.all = 1;
 }
 
+void join_city(GameState& s, int slot, int city) {
+  Unit& u = s.units[slot];
+  u.home_city = int16_t(city);
+  u.home_order = city >= 0 ? uint16_t(s.cities[city].supported++) : 0;
+}
+
+void leave_city(GameState& s, int slot) {
+  Unit& u = s.units[slot];
+  if (u.home_city >= 0) {
+    for (Unit& other : s.units) {
+      if (other.alive() && other.home_city == u.home_city && other.home_order > u.home_order) other.home_order--;
+    }
+    s.cities[u.home_city].supported--;
+  }
+  u.home_city = -1;
+  u.home_order = 0;
+}
+
+int last_unit_of(const GameState& s, int city) {
+  const int last = s.cities[city].supported - 1;
+  for (int i = 0; i < int(s.units.size()); ++i) {
+    if (s.units[i].alive() && s.units[i].home_city == city && s.units[i].home_order == last) return i;
+  }
+  return -1;
+}
+
 int add_unit(GameState& s, int player, int type, int tile, int home_city, int status) {
   int slot = 0;
   while (slot < int(s.units.size()) && s.units[slot].alive()) ++slot;
@@ -178,11 +204,10 @@ int add_unit(GameState& s, int player, int type, int tile, int home_city, int st
   u.max_hp = kUnits[type].max_hp;
   u.hp = u.max_hp;
   u.tile = int16_t(tile);
-  u.home_city = int16_t(home_city);
+  join_city(s, slot, home_city);
   s.tiles[tile].unit = int16_t(slot);
   set_unit_bit(s, player, tile, true);
   note_unit_shown(s, slot);
-  if (home_city >= 0) s.cities[home_city].supported++;
   if (player != s.current_player) touch_moves(s);  // another tribe's unit: blocking and zone of control
   return slot;
 }
@@ -190,7 +215,7 @@ int add_unit(GameState& s, int player, int type, int tile, int home_city, int st
 void remove_unit(GameState& s, int slot) {
   Unit& u = s.units[slot];
   if (u.owner != s.current_player) touch_moves(s);
-  if (u.home_city >= 0) s.cities[u.home_city].supported--;
+  leave_city(s, slot);
   s.tiles[u.tile].unit = -1;
   set_unit_bit(s, u.owner, u.tile, false);
   u = Unit{};

@@ -13,6 +13,11 @@ namespace polyenv {
 int add_unit(GameState& s, int player, int type, int tile, int home_city, int status);
 // Removes a unit from the board and from its home city's support.
 void remove_unit(GameState& s, int slot);
+// A city's unit list (§8.4, Tribes' City.unitsID): a unit joins at the end (`city` -1: tribe-level);
+// leaving closes the gap. last_unit_of: the slot at the end of `city`'s list, or -1.
+void join_city(GameState& s, int slot, int city);
+void leave_city(GameState& s, int slot);
+int last_unit_of(const GameState& s, int city);
 // Kills a unit: its current type's points come off its owner's score.
 void kill_unit(GameState& s, int slot);
 // Moves a unit to an empty tile (no vision, no status change).

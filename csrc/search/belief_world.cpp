@@ -259,7 +259,8 @@ std::string build_belief_world(const PlayerKnowledge& k, const int32_t* tokens, 
     u.home_city = int16_t(home);
     u.kills = owner == me ? uint8_t(o[kColUnitKills]) : 0;
     u.veteran = uint8_t((o[kColUnitFlags] & kTokVeteran) != 0);
-    if (home >= 0) s.cities[size_t(home)].supported++;
+    // The tokens do not carry the order of a city's unit list: the hypothesis lists them in slot order.
+    u.home_order = home >= 0 ? uint16_t(s.cities[size_t(home)].supported++) : 0;
     s.tiles[size_t(t)].unit = int16_t(s.units.size());
     s.units.push_back(u);
   }
