@@ -6,7 +6,7 @@ up to 2^24. Libraries that expect one ``Box`` of comparable magnitudes
 (SB3's ``MaskablePPO`` tutorial policy, SuperSuit's ``flatten_v0`` /
 ``normalize_obs_v0``, Gymnasium's ``NormalizeObservation``, Tianshou, TorchRL)
 get this encoding instead, computed natively for a whole batch with the GIL
-released (``polyenv._core.encode_flat``; ``tests/flat_reference.py`` is a NumPy
+released (``polyenv._core.encode_flat``; ``tests/helpers/flat_reference.py`` is a NumPy
 version of the same encoding, checked bit for bit):
 
 * per tile (``FLAT_TILE_FEATURE_NAMES``, ``[num_tiles, F]``, tile index

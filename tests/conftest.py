@@ -1,12 +1,18 @@
-"""Shared helpers for the rule tests (tests/test_rules_*.py), and the ``installed_package`` fixture.
+"""Shared helpers for the rule tests (tests/engine/test_rules_*.py), and the ``installed_package`` fixture.
 
 Every scenario is built on ``GameEnv.blank`` with the editing methods of
 docs/gameenv_api.md, and every action goes through ``action_id`` + ``step``.
 Tiles are passed as indices ``x * map_size + y`` (x = row).
 """
+import sys
+from pathlib import Path
+
 import pytest
 
-import polyenv
+# The suite's helpers and reference oracles (tests/helpers/) import by module name from any layer's folder.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
+
+import polyenv  # noqa: E402
 from polyenv import Bardur, GameEnv, Imperius
 
 

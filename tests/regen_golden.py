@@ -2,7 +2,7 @@
 
 Each file lists, for one fixed configuration and seed, every action of a seeded
 uniform-random game (round, player, id, ``describe_action``), the scores at the
-start of every round, and a summary of every player at the end. tests/test_golden.py
+start of every round, and a summary of every player at the end. tests/engine/test_golden.py
 replays the games and compares the text, so any change of the rules, the action
 ids or the descriptions shows up as a reviewed diff of these files.
 

@@ -33,41 +33,41 @@ bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32
   if (!visible) return false;
   auto alias = [&](const AffectedUnit& u) { return u.uid && u.alias[observer] > 0 ? u.alias[observer] : -1; };
   std::fill(f, f + kEventFeatures, -1);
-  f[0] = e.round;
-  f[1] = e.turn;
-  f[2] = e.type_id;
-  f[3] = see_target ? e.flags : (e.flags & (kEventSourceKilled | kEventCounter | kEventTurnEnded));
-  if (!see_source) f[3] &= ~(kEventSourceKilled | kEventCounter);
-  f[4] = see_source ? e.source_tile : -1;
-  f[5] = see_target ? e.target_tile : -1;
+  f[kERound] = e.round;
+  f[kETurn] = e.turn;
+  f[kETypeId] = e.type_id;
+  f[kEFlags] = see_target ? e.flags : (e.flags & (kEventSourceKilled | kEventCounter | kEventTurnEnded));
+  if (!see_source) f[kEFlags] &= ~(kEventSourceKilled | kEventCounter);
+  f[kESourceIndex] = see_source ? e.source_tile : -1;
+  f[kETargetIndex] = see_target ? e.target_tile : -1;
   const bool source_visible = see_source || public_tribe_action;
-  f[9] = source_visible ? owner_code(s, observer, e.actor_player) : -1;
-  f[10] = source_visible ? e.actor_tribe : -1;
-  if (e.target_player >= 0) f[5] = owner_code(s, observer, e.target_player);
-  if (e.type_id == kSendStarsKind) f[6] = e.stars_sent;
+  f[kEActorPlayer] = source_visible ? owner_code(s, observer, e.actor_player) : -1;
+  f[kEActorTribe] = source_visible ? e.actor_tribe : -1;
+  if (e.target_player >= 0) f[kETargetIndex] = owner_code(s, observer, e.target_player);
+  if (e.type_id == kSendStarsKind) f[kEDamage] = e.stars_sent;
   if (see_target) {
-    f[11] = e.tile_action_kind;
-    f[12] = e.building_type;
-    f[13] = e.spawn_type;
+    f[kETileActionKind] = e.tile_action_kind;
+    f[kEBuildingType] = e.building_type;
+    f[kESpawnType] = e.spawn_type;
   }
   if (see_source && e.source.uid) {
-    f[14] = e.source.type;
-    f[16] = alias(e.source);
-    f[18] = e.source.hp_before;
-    f[19] = e.source.destroyed ? 0 : e.source.hp_after;
-    f[22] = e.unit_upgrade_kind;
-    f[23] = e.upgraded_unit_type;
-    f[25] = e.source.destroyed;
+    f[kESourceUnitType] = e.source.type;
+    f[kESourceObservedId] = alias(e.source);
+    f[kESourceHpBefore] = e.source.hp_before;
+    f[kESourceHpAfter] = e.source.destroyed ? 0 : e.source.hp_after;
+    f[kEUnitUpgradeKind] = e.unit_upgrade_kind;
+    f[kEUpgradedUnitType] = e.upgraded_unit_type;
+    f[kESourceUnitDestroyed] = e.source.destroyed;
   }
   if (see_target && e.target.uid) {
-    f[6] = e.damage;
-    f[7] = e.hp_before;
-    f[8] = e.target.destroyed ? 0 : e.hp_after;
-    f[15] = e.target.type;
-    f[17] = alias(e.target);
-    f[20] = e.target.hp_before;
-    f[21] = e.target.destroyed ? 0 : e.target.hp_after;
-    f[24] = e.target.destroyed;
+    f[kEDamage] = e.damage;
+    f[kEHpBefore] = e.hp_before;
+    f[kEHpAfter] = e.target.destroyed ? 0 : e.hp_after;
+    f[kETargetUnitType] = e.target.type;
+    f[kETargetObservedId] = alias(e.target);
+    f[kETargetHpBefore] = e.target.hp_before;
+    f[kETargetHpAfter] = e.target.destroyed ? 0 : e.target.hp_after;
+    f[kEUnitDestroyed] = e.target.destroyed;
   }
   std::fill(affected, affected + kEventAffectedRows * kEventAffectedFeatures, -1);
   std::fill(affected_mask, affected_mask + kEventAffectedRows, uint8_t(0));
@@ -76,8 +76,14 @@ bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32
     const AffectedUnit& u = e.affected[i];
     if (!(actor && u.owner == observer) && !sees(u.tile)) continue;  // hidden victims stay hidden
     int32_t* r = affected + row * kEventAffectedFeatures;
-    r[0] = alias(u); r[1] = u.tile; r[2] = u.type; r[3] = u.damage; r[4] = u.hp_before;
-    r[5] = u.destroyed ? 0 : u.hp_after; r[6] = u.destroyed; r[7] = u.splash;
+    r[kAObservedId] = alias(u);
+    r[kATileIndex] = u.tile;
+    r[kAUnitType] = u.type;
+    r[kADamage] = u.damage;
+    r[kAHpBefore] = u.hp_before;
+    r[kAHpAfter] = u.destroyed ? 0 : u.hp_after;
+    r[kADestroyed] = u.destroyed;
+    r[kASplash] = u.splash;
     affected_mask[row++] = 1;
   }
   return true;

@@ -15,6 +15,20 @@ inline constexpr int kEventAffectedFeatures = 8;
 extern const std::array<const char*, kEventFeatures> kEventFeatureNames;
 extern const std::array<const char*, kEventAffectedFeatures> kEventAffectedFeatureNames;
 
+// Columns of an event row (kEventFeatureNames order) and of an affected row.
+enum EventCol : int {
+  kERound, kETurn, kETypeId, kEFlags, kESourceIndex, kETargetIndex, kEDamage, kEHpBefore, kEHpAfter,
+  kEActorPlayer, kEActorTribe, kETileActionKind, kEBuildingType, kESpawnType, kESourceUnitType,
+  kETargetUnitType, kESourceObservedId, kETargetObservedId, kESourceHpBefore, kESourceHpAfter,
+  kETargetHpBefore, kETargetHpAfter, kEUnitUpgradeKind, kEUpgradedUnitType, kEUnitDestroyed,
+  kESourceUnitDestroyed, kNumEventCols,
+};
+static_assert(kNumEventCols == kEventFeatures);
+enum AffectedCol : int {
+  kAObservedId, kATileIndex, kAUnitType, kADamage, kAHpBefore, kAHpAfter, kADestroyed, kASplash, kNumAffectedCols,
+};
+static_assert(kNumAffectedCols == kEventAffectedFeatures);
+
 // Writes the record `observer` may see: 26 features, up to 9 affected rows of
 // 8 features and their mask. Returns false when the observer saw nothing.
 // Declare war and send stars are public (every player sees them), with the

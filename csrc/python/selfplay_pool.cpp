@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "../encode/history_rows.hpp"
 #include "../search/selfplay_pool.hpp"
 #include "array_args.hpp"
 #include "bindings.hpp"

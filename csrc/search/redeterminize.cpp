@@ -1,25 +1,24 @@
 // redeterminize.cpp — Redeterminizer (redeterminize.hpp): replay, token merge
-// and rebuild of the next actor's own world. Column meanings are those of
-// encode/map_tokens.cpp.
+// and rebuild of the next actor's own world. Columns are named in
+// encode/layout.hpp (meanings in encode/map_tokens.cpp).
 #include "redeterminize.hpp"
 
 #include <algorithm>
 #include <bit>
 
 #include "../encode/encode.hpp"
+#include "../encode/layout.hpp"
 
 namespace polyenv {
 
 namespace {
 
 constexpr int F = kMapTokenFeatures;
-enum Col : int {
-  kExplored = 0, kTerritoryOwner = 6, kTerritoryCityTile = 7, kCityOwner = 8, kUnitOwner = 13, kUnitType = 14,
-  kUnitKills = 19, kUnitHomeTile = 22,
-};
 constexpr int32_t kSelf = 1;  // relative owner code of the observer itself
-// Unit columns 13..22 of a tile without a unit.
-constexpr int32_t kNoUnitCols[10] = {0, -1, -1, -1, -1, 0, -1, -1, -1, -1};
+// The unit columns (kColUnitOwner..kColUnitHomeCityTile) of a tile without a unit.
+constexpr int kUnitCols = kColUnitHomeCityTile - kColUnitOwner + 1;
+constexpr int32_t kNoUnitCols[kUnitCols] = {0, -1, -1, -1, -1, 0, -1, -1, -1, -1};
+static_assert(kColUnitFlags - kColUnitOwner == 5, "kNoUnitCols: unit_flags is the one 0 after the owner");
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t x = a ^ (b * 0x9E3779B97F4A7C15ull);
@@ -76,7 +75,7 @@ bool replay(const SearchTree& tree, const LeafPath& path, const GameState& child
   return !w.game_over && w.current_player == q && w.turns_played == child.turns_played && w.tick == child.tick;
 }
 
-bool is_city_of(const int32_t* row, int32_t owner_code) { return row[kCityOwner] != 0 && row[kCityOwner] == owner_code; }
+bool is_city_of(const int32_t* row, int32_t owner_code) { return row[kColCityOwner] != 0 && row[kColCityOwner] == owner_code; }
 
 // The merged tokens of q: tiles seen by q and by the simulated world's owner
 // `a` in `sim` from sim, others from w; column 0 is q's new explored mask.
@@ -92,33 +91,33 @@ void merge_tokens(GameState& w, GameState& sim, int q, int a, Scratch& sc) {
     const int32_t* own = &sc.own_tokens[size_t(t) * F];
     int32_t* o = out + size_t(t) * F;
     std::copy_n(grounded ? &sc.sim_tokens[size_t(t) * F] : own, F, o);
-    o[kExplored] = (sim.explored_by(q, t) || w.explored_by(q, t)) ? 1 : 0;
-    if (grounded && o[kUnitOwner] == kSelf) {
+    o[kColExplored] = (sim.explored_by(q, t) || w.explored_by(q, t)) ? 1 : 0;
+    if (grounded && o[kColUnitOwner] == kSelf) {
       // q's own unit as the simulated world shows it: kills and home from q's own records.
-      const bool same = own[kUnitOwner] == kSelf && own[kUnitType] == o[kUnitType];
-      o[kUnitKills] = same ? own[kUnitKills] : 0;
-      o[kUnitHomeTile] = same ? own[kUnitHomeTile] : -1;
+      const bool same = own[kColUnitOwner] == kSelf && own[kColUnitType] == o[kColUnitType];
+      o[kColUnitKills] = same ? own[kColUnitKills] : 0;
+      o[kColUnitHomeCityTile] = same ? own[kColUnitHomeCityTile] : -1;
     }
   }
   for (int t = 0; t < n; ++t) {
     int32_t* o = out + size_t(t) * F;
     // Units of players eliminated in the simulation leave q's hypothesis too.
-    if (o[kUnitOwner] != 0 && !sim.players[size_t((q + o[kUnitOwner] - 1) % sim.num_players)].alive) {
-      std::copy_n(kNoUnitCols, 10, o + kUnitOwner);
+    if (o[kColUnitOwner] != 0 && !sim.players[size_t((q + o[kColUnitOwner] - 1) % sim.num_players)].alive) {
+      std::copy_n(kNoUnitCols, kUnitCols, o + kColUnitOwner);
     }
-    if (o[kUnitOwner] == kSelf && o[kUnitHomeTile] >= 0 && !is_city_of(out + size_t(o[kUnitHomeTile]) * F, kSelf)) {
-      o[kUnitHomeTile] = -1;
+    if (o[kColUnitOwner] == kSelf && o[kColUnitHomeCityTile] >= 0 && !is_city_of(out + size_t(o[kColUnitHomeCityTile]) * F, kSelf)) {
+      o[kColUnitHomeCityTile] = -1;
     }
     // Territory whose centre now holds no city of that owner: attach it to the
     // owner's nearest city (column 7 = -1), or drop it when the owner has none.
-    const int32_t owner = o[kTerritoryOwner];
+    const int32_t owner = o[kColTerritoryOwner];
     if (owner == 0) continue;
-    const int32_t ct = o[kTerritoryCityTile];
+    const int32_t ct = o[kColTerritoryCityTile];
     if (ct >= 0 && ct < n && is_city_of(out + size_t(ct) * F, owner)) continue;
-    o[kTerritoryCityTile] = -1;
+    o[kColTerritoryCityTile] = -1;
     bool any = false;
     for (int c = 0; c < n && !any; ++c) any = is_city_of(out + size_t(c) * F, owner);
-    if (!any) o[kTerritoryOwner] = 0;
+    if (!any) o[kColTerritoryOwner] = 0;
   }
 }
 

@@ -1,12 +1,5 @@
-// visible_history.hpp — the compact visible-action history of SelfPlayPool
-// (seed 002): 12 int32 features per observed world action.
-//
-// Rows are fog-filtered when the action happens: history_row() keeps only
-// what visible_record() (events.hpp, the engine's one fog rule for events)
-// lets that observer see, and gives no row at all for an unseen action, for
-// End Turn and for research. Diplomacy (declare war, send stars) is public:
-// every player records it, with the target player's ownership code in
-// target_index.
+// visible_history.hpp — the store of SelfPlayPool's compact visible-action
+// histories (seed 002); the rows themselves are encode/history_rows.hpp's.
 //
 // Storage is a persistent list per observer: an entry holds its row, the
 // entry before it and the history length, so a history is one int32 head and
@@ -22,35 +15,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "../engine/events.hpp"
+#include "../encode/history_rows.hpp"
 #include "../players/tree.hpp"
 
 namespace polyenv {
-
-inline constexpr int kHistoryFeatures = 12;
-inline constexpr int kMaxHistory = 1024;
-extern const std::array<const char*, kHistoryFeatures> kHistoryFeatureNames;
-
-// Columns of a row (kHistoryFeatureNames order).
-enum HistoryColumn : int {
-  kHEventType, kHActorPlayer, kHActorTribe, kHVisibility, kHSourceIndex, kHTargetIndex, kHSourceUnitType,
-  kHTargetUnitType, kHSourceObservedId, kHTargetObservedId, kHDetailKind, kHDetailValue,
-};
-// visibility_flags: how the observer saw the action, plus the visible EventFlag bits shifted left by 3.
-enum HistoryVisibility : int32_t { kHistOwnAction = 1, kHistSourceSeen = 2, kHistTargetSeen = 4, kHistEventFlagShift = 3 };
-// detail_kind: what detail_value holds (a function of event_type only; the value is -1 when hidden).
-enum HistoryDetail : int32_t {
-  kDetailNone = 0,      // detail_value -1
-  kDetailDamage = 1,    // attack / convert: damage dealt to the target
-  kDetailBuilding = 2,  // build: the Building
-  kDetailUnitType = 3,  // spawn: the unit type; upgrade: the new unit type
-  kDetailHp = 4,        // recover / heal_others / make_veteran: the acting unit's hp after
-  kDetailStars = 5,     // send_stars: the number of stars sent
-};
-
-// The compact row `observer` records for event `e` (s = the state after the
-// action). False when the observer records nothing.
-bool history_row(const GameState& s, const WorldEvent& e, int observer, int32_t* row);
 
 // One game's histories: every player's live history and its search tree's
 // per-node histories. The tree calls it as a TreeListener.
@@ -115,9 +83,5 @@ class GameHistory final : public TreeListener {
   int32_t target_node_ = -1;         // the node the tree's next events belong to
   LiveSink live_sink_;
 };
-
-// The row `observer` would record for `action` applied to `parent` (a
-// transient leaf that has no node); false when it records none.
-bool replay_history_row(const GameState& parent, int32_t action, int observer, int32_t* row);
 
 }  // namespace polyenv

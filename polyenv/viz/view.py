@@ -7,7 +7,7 @@ Other players appear by tribe and colour, with the cities p can see; their stars
 stay unknown until the game is over, when the final scores and ranking are public. The full view
 (``viewer=None``, for spectators of bot games and saved records) is the ground truth.
 
-Two games that differ only in what p cannot see give p equal views (tests/test_serve_fog.py).
+Two games that differ only in what p cannot see give p equal views (tests/faces/test_serve_fog.py).
 """
 
 from __future__ import annotations

@@ -197,9 +197,9 @@ def test_the_fit_depends_on_nothing_the_actor_cannot_see():
     outs = [baseline(*pool_at(env)) for env in twins]
     assert outs[0][0, 0, 0, 2 * 8 + 4, C["unit_owner"]] == 2  # the fit did work here
     assert np.array_equal(outs[0][:, 0], outs[1][:, 0])  # player 0's (player 1 sees the difference)
-    from test_selfplay_pool import _twin_pools
+    from selfplay_helpers import twin_pools
     for players in ((Bardur, Imperius), (Bardur, Imperius, polyenv.Oumaji, polyenv.XinXi)):
-        _, _, pools = _twin_pools(players, moves=40, seed=5)
+        _, _, pools = twin_pools(players, moves=40, seed=5)
         outs = [baseline(pool, pool.belief_requests()) for pool in pools]
         assert np.array_equal(outs[0], outs[1])
 

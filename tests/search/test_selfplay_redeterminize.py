@@ -9,7 +9,7 @@ from polyenv import SelfPlayPool
 from polyenv.selfplay.beliefs import empty_world_completion
 
 from selfplay_helpers import END_TURN, mirror, model, search, truth_beliefs
-from test_selfplay_pool import FOUR, TWO, _twin_pools
+from selfplay_helpers import FOUR, TWO, twin_pools
 
 
 
@@ -156,7 +156,7 @@ def test_twins_identical_and_other_players_particles_matter(players, moves):
     actor changes. Power check: changing only the hidden rows of the particles of the players
     who are NOT to move (which a search without re-determinization never reads) changes the
     leaves and the root visit counts."""
-    env, twin, (a, b) = _twin_pools(players, moves, seed=33)
+    env, twin, (a, b) = twin_pools(players, moves, seed=33)
     assert not np.array_equal(env.full_map_numpy(), twin.full_map_numpy())
     ra, rb = a.belief_requests(), b.belief_requests()
     truth = truth_beliefs([env], a.all_player_belief_requests(), particles=2)

@@ -1,7 +1,7 @@
 """One player-count rule, 2..16, enforced once in the engine (check_player_count) for
 every entry point. The single exception is a level with exactly one capital played
 with its own tribe (players=None): Tribes' MinimalLevel, the reference position of
-RULES.md §1.3 / §13 used by tests/test_rules_game.py."""
+RULES.md §1.3 / §13 used by tests/engine/test_rules_game.py."""
 from pathlib import Path
 
 import pytest

@@ -10,7 +10,7 @@ from polyenv import Bardur, Imperius, Oumaji, SelfPlayPool, XinXi
 from polyenv.vector import allocate
 
 from selfplay_helpers import mirror, model, search, truth_beliefs
-from test_selfplay_pool import _hidden_from_everyone, _twin_pools
+from selfplay_helpers import hidden_from_everyone, twin_pools
 
 TWO = (Bardur, Imperius)
 FOUR = (Bardur, Imperius, Oumaji, XinXi)
@@ -197,14 +197,14 @@ def test_leaf_history_extends_the_actors_live_history(players, max_nodes):
 def test_twin_worlds_give_identical_history_channels(players, moves):
     """Worlds differing only in content hidden from every player (and in the authoritative random
     stream) give bit-identical history fields in every batch, while the difference stays hidden."""
-    env, twin, (a, b) = _twin_pools(players, moves, seed=33, visible_action_history=32)
+    env, twin, (a, b) = twin_pools(players, moves, seed=33, visible_action_history=32)
     P = len(players)
-    changed = [t for t in _hidden_from_everyone(env, P)
+    changed = [t for t in hidden_from_everyone(env, P)
                if not np.array_equal(env.full_map_numpy()[t], twin.full_map_numpy()[t])]
     rng = np.random.default_rng(4)
     steps = leaf_rows = live_rows = 0
     for _ in range(10):
-        if set(changed) - set(_hidden_from_everyone(env, P)):
+        if set(changed) - set(hidden_from_everyone(env, P)):
             break  # a changed tile became visible: the worlds may legitimately differ now
         ra, rb = a.belief_requests(), b.belief_requests()
         pa, pb = a.all_player_belief_requests(), b.all_player_belief_requests()

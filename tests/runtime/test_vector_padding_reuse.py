@@ -3,7 +3,7 @@ in the same arrays — padding action rows, unexplored map tiles (csrc/vector/bu
 batch they leave must be byte-identical to a fresh allocating call's, whatever else happens to the
 buffers — one set, alternating sets, recycled memory, views of the same memory, resets, truncation,
 failures — with 1 and 2 threads. (Without the promise every call writes every byte:
-tests/test_buffer_scribbles.py.)
+tests/runtime/test_buffer_scribbles.py.)
 """
 import numpy as np
 import pytest

@@ -8,16 +8,12 @@ import numpy as np
 import pytest
 
 import polyenv
-from polyenv import AiMo, Bardur, GameEnv, Imperius, Oumaji, SelfPlayPool, StaleStateError, Vengir, XinXi, Zebasi
+from polyenv import AiMo, Bardur, GameEnv, Imperius, SelfPlayPool, StaleStateError, Vengir, Zebasi
 from polyenv.selfplay import BeliefsMissingError, PendingLeavesError
 from polyenv.selfplay.beliefs import empty_world_completion
 from polyenv.vector import allocate
 
-from selfplay_helpers import mirror, root_truth, search, truth_beliefs
-
-TWO = (Bardur, Imperius)
-FOUR = (Bardur, Imperius, Oumaji, XinXi)
-
+from selfplay_helpers import FOUR, TWO, mirror, root_truth, search, truth_beliefs, twin_pools
 
 def make(players=TWO, num_envs=3, map_size=8, seed=21, **kw):
     kw.setdefault("num_threads", 2)
@@ -176,41 +172,9 @@ def test_stale_state_ids_after_a_step():
     pool.submit_beliefs(req["state_id"], root_truth(envs, req))
 
 
-def _hidden_from_everyone(env: GameEnv, players: int) -> list[int]:
-    seen = np.zeros(env.map_size ** 2, bool)
-    for p in range(players):
-        seen |= env.observe(player=p)["map_tokens"][:, 0] != 0
-    return [int(t) for t in np.flatnonzero(~seen)]
-
-
-def _twin_pools(players, moves, seed, **pool_kw):
-    """Two pools whose game 0 differs only in content hidden from every player (terrain and
-    resource of unexplored tiles) and in the authoritative random stream."""
-    P = len(players)
-    env = GameEnv(seed=seed, map_size=11, players=players)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        legal = env.legal_actions()
-        env.step(int(legal[rng.integers(len(legal))]))
-    twin = GameEnv.from_bytes(env.to_bytes())
-    hidden = _hidden_from_everyone(env, P)
-    assert hidden, "the test needs a tile nobody has seen"
-    for t in hidden:
-        if twin.unit_at(t) is None and twin.city_at(t) is None and env.full_map_numpy()[t, 1] in (0, 6):
-            twin.set_terrain(t, 3 if env.full_map_numpy()[t, 1] == 0 else 0)
-    pools = []
-    for game, rng_seed in ((env, None), (twin, 987654321)):
-        pool = SelfPlayPool(1, seed=seed, map_size=11, players=players, num_threads=1, max_actions=512,
-                            max_pending_leaves_per_tree=3, **pool_kw)
-        pool.reset(seed=seed)
-        pool._native._load_state(0, game.to_bytes(), rng_seed)
-        pools.append(pool)
-    return env, twin, pools
-
-
 @pytest.mark.parametrize("players,moves", [(TWO, 12), (FOUR, 20)])
 def test_hidden_content_and_rng_never_reach_the_search(players, moves):
-    env, twin, (a, b) = _twin_pools(players, moves, seed=33)
+    env, twin, (a, b) = twin_pools(players, moves, seed=33)
     assert not np.array_equal(env.full_map_numpy(), twin.full_map_numpy())
     ra, rb = a.belief_requests(), b.belief_requests()
     pa, pb = a.all_player_belief_requests(), b.all_player_belief_requests()

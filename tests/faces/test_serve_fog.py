@@ -2,7 +2,7 @@
 person cannot see — the view builder, the session payload (with the position token) and what the
 server sends over HTTP and the WebSocket.
 
-The pairs are those of tests/test_fog_pairs.py: hidden terrain and far enemy units edited in random
+The pairs are those of tests/encode/test_fog_pairs.py: hidden terrain and far enemy units edited in random
 games, hidden opponent stars / population / kills / research, and a level whose hidden tiles differ.
 """
 import json
@@ -10,7 +10,7 @@ import json
 import httpx
 import numpy as np
 from serve_helpers import running_server, seats
-from test_fog_pairs import base, hidden_edit_pairs, level_pair, tile
+from fog_pairs import base, hidden_edit_pairs, level_pair, tile
 from websockets.sync.client import connect as ws_connect
 
 from polyenv import GameEnv

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from cli_run import run_cli, run_cli_into_closed_pipe
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 run = run_cli

@@ -1,6 +1,6 @@
 """Java agents as players (polyenv.java.crossplay, tournament with java:...) over the driver protocol.
 
-No JDK is needed: tests/java_stand_in.py speaks the driver's protocol with polyenv as the "Java" engine, so
+No JDK is needed: tests/helpers/java_stand_in.py speaks the driver's protocol with polyenv as the "Java" engine, so
 these tests cover the protocol, the lockstep loop, the timing and the stopping of a diverging game. The real
 run against Tribes is documented in docs/java_crossplay.md.
 """
@@ -17,7 +17,7 @@ from polyenv.java.driver import Driver, DriverError
 from polyenv.java.lockstep import LockstepGame
 from polyenv._core import _testing
 
-STAND_IN = [sys.executable, str(Path(__file__).with_name("java_stand_in.py"))]
+STAND_IN = [sys.executable, str(Path(__file__).resolve().parents[1] / "helpers" / "java_stand_in.py")]
 
 
 def session(fog=False, *extra):

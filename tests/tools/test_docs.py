@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("**/*.md"))
 #: Folders of the checkout a block may use by their relative path (linked into its working directory).
 CHECKOUT_PATHS = ("examples", "benchmarks", "tools", "polyenv/levels")

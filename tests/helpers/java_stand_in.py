@@ -1,7 +1,7 @@
 """A stand-in for the Java driver (polyenv/java/src/core/game/DiffDriver.java) that speaks its protocol with
 polyenv itself as the "Java" engine, so the lockstep and cross-play code runs in CI without a JDK.
 
-    python tests/java_stand_in.py [--fog] [--diverge-at K]
+    python tests/helpers/java_stand_in.py [--fog] [--diverge-at K]
 
 It loads the level in a polyenv GameEnv (same seed, hence the same draws as the lockstep game's polyenv, so it
 records none: "draws" false),
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from polyenv import (BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, UNIT_STATUSES,  # noqa: E402
                      UNIT_TYPES, GameEnv, bots)

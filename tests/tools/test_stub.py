@@ -11,7 +11,7 @@ from polyenv import _core
 
 
 def _stub_names() -> tuple[set[str], dict[str, set[str]]]:
-    tree = ast.parse((Path(__file__).parents[1] / "polyenv" / "_core.pyi").read_text())
+    tree = ast.parse((Path(__file__).parents[2] / "polyenv" / "_core.pyi").read_text())
     exported, members = set(), {}
     for node in tree.body:
         if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == "__all__":

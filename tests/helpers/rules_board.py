@@ -1,4 +1,4 @@
-"""Helpers of the rule tests of buildings, tile actions, roads and diplomacy (tests/test_rules_*.py).
+"""Helpers of the rule tests of buildings, tile actions, roads and diplomacy (tests/engine/test_rules_*.py).
 
 ``work_city`` is their board: ``duel(map_size)`` (capitals at (0,0) and (10,10)) plus a player-0
 city at (5,5) of level 10 (so no level-up interrupts), territory (4..6, 4..6).

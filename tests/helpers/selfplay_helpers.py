@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyenv import GameEnv
+from polyenv import Bardur, GameEnv, Imperius, Oumaji, SelfPlayPool, XinXi
+
+TWO = (Bardur, Imperius)
+FOUR = (Bardur, Imperius, Oumaji, XinXi)
 
 # Columns holding an owner relative to the observer, and per-owner private columns.
 _REL_COLS = (6, 8, 13)
@@ -91,3 +94,35 @@ def search(pool, rounds: int, end_turn_bonus: float = 0.0, paths: bool = False) 
         logits[leaves["action_id"] == END_TURN] += end_turn_bonus
         pool.expand_and_backup(leaves["leaf_id"], logits, values)
     return batches
+
+
+def hidden_from_everyone(env: GameEnv, players: int) -> list[int]:
+    seen = np.zeros(env.map_size ** 2, bool)
+    for p in range(players):
+        seen |= env.observe(player=p)["map_tokens"][:, 0] != 0
+    return [int(t) for t in np.flatnonzero(~seen)]
+
+
+def twin_pools(players, moves, seed, **pool_kw):
+    """Two pools whose game 0 differs only in content hidden from every player (terrain and
+    resource of unexplored tiles) and in the authoritative random stream."""
+    P = len(players)
+    env = GameEnv(seed=seed, map_size=11, players=players)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        legal = env.legal_actions()
+        env.step(int(legal[rng.integers(len(legal))]))
+    twin = GameEnv.from_bytes(env.to_bytes())
+    hidden = hidden_from_everyone(env, P)
+    assert hidden, "the test needs a tile nobody has seen"
+    for t in hidden:
+        if twin.unit_at(t) is None and twin.city_at(t) is None and env.full_map_numpy()[t, 1] in (0, 6):
+            twin.set_terrain(t, 3 if env.full_map_numpy()[t, 1] == 0 else 0)
+    pools = []
+    for game, rng_seed in ((env, None), (twin, 987654321)):
+        pool = SelfPlayPool(1, seed=seed, map_size=11, players=players, num_threads=1, max_actions=512,
+                            max_pending_leaves_per_tree=3, **pool_kw)
+        pool.reset(seed=seed)
+        pool._native._load_state(0, game.to_bytes(), rng_seed)
+        pools.append(pool)
+    return env, twin, pools

@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("openskill")
 pytest.importorskip("matplotlib")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ppo_selfplay.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ppo_selfplay.py"
 
 
 def test_ppo_selfplay_smoke(tmp_path):

@@ -1,4 +1,4 @@
-"""Levels the level-pool tests share (tests/test_mcts_pool_levels.py, tests/test_vector_levels.py)."""
+"""Levels the level-pool tests share (tests/search/test_mcts_pool_levels.py, tests/runtime/test_vector_levels.py)."""
 from pathlib import Path
 
 import numpy as np

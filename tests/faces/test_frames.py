@@ -1,7 +1,7 @@
 """Readable video frames (``polyenv replay --gif / --mp4``): header with the tribes and stats, the action
 that produced the frame, coordinates, the legend of the web viewer; a player's frame is fog-safe."""
 import numpy as np
-from test_fog_pairs import hidden_edit_pairs
+from fog_pairs import hidden_edit_pairs
 
 from polyenv import GameEnv
 from polyenv.viz.render import PLAYER_COLORS, render_rgb

@@ -11,7 +11,7 @@ import pytest
 from polyenv import GameEnv, VectorGameEnv, _core, az_network, bots
 from polyenv._botspec import parse_bot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_package_ships_small_weights():
@@ -132,7 +132,7 @@ def test_under_fog_az_searches_nothing_it_cannot_see():
 
 
 def test_fog_twins_get_the_same_decision():
-    from test_fog_pairs import hidden_edit_pairs
+    from fog_pairs import hidden_edit_pairs
     index, compared = az_network.shipped(), 0
     for seed in (3, 4, 5):
         for a, b, edited in hidden_edit_pairs(seed):

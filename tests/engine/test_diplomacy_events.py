@@ -11,7 +11,7 @@ import pytest
 import polyenv
 from polyenv import Bardur, GameEnv, Imperius, Oumaji, SelfPlayPool, VectorGameEnv
 
-from test_fog_pairs import assert_same_view, channels
+from fog_pairs import assert_same_view, channels
 
 F = {name: i for i, name in enumerate(polyenv.VISIBLE_EVENT_FEATURE_NAMES)}
 H = {name: i for i, name in enumerate(polyenv.VISIBLE_ACTION_HISTORY_FEATURE_NAMES)}
