@@ -379,6 +379,23 @@ class VectorGameEnv:
         self._check_open()
         self._write_into(self._native.observe, buffers, buffers_untouched, _env_ids(env_ids))
 
+    def reset_slots(self, env_ids) -> dict:
+        """Starts the next episode of each environment in ``env_ids`` (the next seed of its sequence, as an
+        automatic reset does) and returns their rows (a slot batch; reward, terminated, action_valid = 0).
+
+        The other environments are untouched, so with ``auto_reset=False`` the finished games can restart
+        alone, and a caller that truncates an episode can restart it. Ids are checked as in
+        ``observe_slots`` (ValueError, IndexError) before any game changes.
+        """
+        self._check_open()
+        return self._native.reset_slots(_env_ids(env_ids), None)
+
+    def reset_slots_into(self, env_ids, buffers: dict, *, buffers_untouched: bool = False) -> None:
+        """``reset_slots`` writing into ``buffers`` (``slot_batch_spec(len(env_ids))``).
+        ``buffers_untouched``: see ``reset_into``."""
+        self._check_open()
+        self._write_into(self._native.reset_slots, buffers, buffers_untouched, _env_ids(env_ids))
+
     def step_slots_checked(self, env_ids, action_ids, state_ids) -> dict:
         """Steps only ``env_ids`` with ``action_ids`` after checking their ``state_ids``
         (all under one lock: a stale id rejects the whole slot, nothing changes)."""

@@ -189,6 +189,16 @@ void init_vector(py::module_& m) {
         }
         return result(out, buffers);
       }, py::arg("env_ids"), py::arg("buffers"), py::arg("known") = false)
+      .def("reset_slots", [](VectorEnv& env, const py::object& env_ids, const py::object& buffers, bool known) {
+        py::array ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
+        Outputs out = outputs_for(env, int(ids.shape(0)), buffers, known);
+        const IndexSpan id_span = index_span(ids);  // reads the dtype (a Python object): needs the GIL
+        {
+          py::gil_scoped_release release;
+          env.reset_slots(id_span, out.view);
+        }
+        return result(out, buffers);
+      }, py::arg("env_ids"), py::arg("buffers"), py::arg("known") = false)
       .def("step", [](VectorEnv& env, const py::object& env_ids, const py::object& actions,
                       const py::object& state_ids, const py::object& buffers, bool known) {
         std::optional<py::array> ids;

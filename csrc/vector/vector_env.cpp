@@ -201,6 +201,17 @@ void VectorEnv::observe(IndexSpan env_ids, const BatchView& out) {
   run_rows(Op::kObserve, env_ids.size, out);
 }
 
+void VectorEnv::reset_slots(IndexSpan env_ids, const BatchView& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  check_usable();
+  load_env_ids(env_ids);
+  for (int r = 0; r < env_ids.size; ++r) {
+    envs_[size_t(rows_env_[size_t(r)])].episode_index++;
+    rows_action_[size_t(r)] = 0;
+  }
+  run_rows(Op::kReset, env_ids.size, out);
+}
+
 void VectorEnv::step(const IndexSpan* env_ids, Strided<int32_t> actions, const Strided<uint64_t>* state_ids,
                      const BatchView& out) {
   std::lock_guard<std::mutex> lock(mutex_);

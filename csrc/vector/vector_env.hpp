@@ -98,6 +98,11 @@ class VectorEnv {
   // advancing any game. Out-of-range ids -> std::out_of_range, duplicates ->
   // InvalidArgument.
   void observe(IndexSpan env_ids, const BatchView& out);
+  // Starts the next episode of each environment of env_ids (its next seed of
+  // the sequence, as an automatic reset does) and writes their rows
+  // (action_valid, reward, terminated = 0); the other games are untouched.
+  // Ids are checked as observe's, before any game changes.
+  void reset_slots(IndexSpan env_ids, const BatchView& out);
   // Applies actions[r] to the environment of row r: env_ids[r], or r when
   // env_ids is null (then actions.size == B). With state_ids, every id must
   // equal its environment's current state id, else StaleState and nothing

@@ -168,7 +168,7 @@ class TribesVectorEnv(VectorEnv):
         self._native = VectorGameEnv(
             num_envs=self.num_envs, seed=seed, map_size=d.map_size, players=tribes, num_threads=num_threads,
             levels=None if levels is None else pool.texts,
-            max_actions=self.max_actions, auto_reset=True, mode=mode, max_turns=max_turns,
+            max_actions=self.max_actions, auto_reset=self.autoreset, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
         if observation_format == "box":
@@ -206,11 +206,9 @@ class TribesVectorEnv(VectorEnv):
         self._no_truncation = self._constant(np.zeros(B, dtype=bool))
         self._fingerprints = self._constant(np.full(B, self.action_space_fingerprint, dtype=np.uint64))
         self._seats = self._constant(np.full(B, self._seat, dtype=np.int64))
-        # autoreset=False: the native games still reset in the step that ends them (the next episode waits,
-        # unseen); "held" environments show their terminal observation until reset(options={"reset_mask"}).
+        # autoreset=False: a native game that ended stays over (VectorGameEnv auto_reset=False: its row shows
+        # the terminal observation, no legal action) until reset(options={"reset_mask"}) restarts it.
         self._held = np.zeros(B, dtype=bool)
-        self._terminal_tokens = np.zeros((B, d.num_tiles, len(d.map_token_features)), np.int32)
-        self._terminal_state = np.zeros((B, len(d.state_features)), np.int32)
 
     # ------------------------------------------------------------------ native extras
     @property
@@ -404,6 +402,10 @@ class TribesVectorEnv(VectorEnv):
             seed = seeds[0]
         if seed is not None:
             self._np_random, self._np_random_seed = np.random.default_rng(seed), int(seed)
+        if seed is None and self._held.any():
+            # A finished game's next episode counts as started (as an automatic reset starts it), so the seed
+            # sequence is the one autoreset=True plays: this reset starts the episode after it.
+            self._native.reset_slots(np.flatnonzero(self._held).astype(np.int32))
         if self.copy:
             batch = self._native.reset(seed)
         else:
@@ -433,9 +435,9 @@ class TribesVectorEnv(VectorEnv):
         return mask
 
     def _release(self, mask: np.ndarray):
-        """autoreset=False: shows the waiting next episode of the finished environments in ``mask``."""
+        """autoreset=False: starts the next episode of the finished environments in ``mask``."""
         rows = np.flatnonzero(mask).astype(np.int32)
-        fresh = self._native.observe_slots(rows)
+        fresh = self._native.reset_slots(rows)
         batch = {k: v.copy() for k, v in self._batch.items()} if self.copy else self._copy_to_next_slot()
         for key, value in fresh.items():
             if key in batch and key not in ("reward", "terminated", "action_valid"):
@@ -450,21 +452,6 @@ class TribesVectorEnv(VectorEnv):
             slot[key][...] = value
         self._native.forget_buffers()  # we wrote into native output arrays (VectorGameEnv.forget_buffers)
         return slot
-
-    def _hold_finished(self, batch: dict, terminations: np.ndarray) -> None:
-        """autoreset=False: finished rows show their terminal observation (no legal actions) until released."""
-        done = np.flatnonzero(terminations)
-        self._terminal_tokens[done] = batch["final_map_tokens"][done]
-        self._terminal_state[done] = batch["final_state"][done]
-        self._held[done] = True
-        held = np.flatnonzero(self._held)
-        batch["map_tokens"][held] = self._terminal_tokens[held]
-        batch["state"][held] = self._terminal_state[held]
-        batch["action_id"][held] = -1
-        batch["action_mask"][held] = 0
-        batch["action_features"][held] = 0
-        batch["legal_action_count"][held] = 0
-        self._native.forget_buffers()  # we wrote into native output arrays (VectorGameEnv.forget_buffers)
 
     def _action_ids(self, actions) -> tuple[np.ndarray, np.ndarray]:
         """Global ids (int32 [B], -1 for a padding row) and legality (bool [B]) of a batch of actions."""
@@ -508,8 +495,8 @@ class TribesVectorEnv(VectorEnv):
             ids = substitute_invalid(self.invalid_action, ids, legal, self._batch["action_id"][:, END_TURN_ROW])
         previous = self._batch  # not overwritten by this step (a fresh batch or the other slot)
         batch = self._run(ids)
-        if not self.autoreset and batch["terminated"].any():
-            self._hold_finished(batch, batch["terminated"].view(bool))
+        if not self.autoreset:
+            self._held |= batch["terminated"].view(bool)
         self._set_batch(batch)
         rewards = batch["reward"]  # float32 [B], this step's own array (fresh, or a buffer of copy=False)
         if any_invalid and self.invalid_action == "penalty":

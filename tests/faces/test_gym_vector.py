@@ -273,11 +273,42 @@ def test_render_and_close():
         envs.native.reset()
 
 
+def test_without_autoreset_resets_follow_the_seed_sequence_of_an_autoreset_twin():
+    """autoreset=False: a finished game stays over in the native env (VectorGameEnv auto_reset=False) until
+    a partial or a full reset starts its next episode: the games match an autoreset twin's."""
+    kwargs = dict(action_mode="rows", max_turns=3, map_size=8, max_actions=48)
+    held, auto = make_vec(3, autoreset=False, **kwargs), make_vec(3, **kwargs)
+    held.reset(seed=6)
+    obs_a, _ = auto.reset(seed=6)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        actions = random_legal(rng, obs_a["action_mask"].astype(bool))
+        obs_h, _, term_h, _, _ = held.step(actions)
+        obs_a, _, term_a, _, _ = auto.step(actions)
+        np.testing.assert_array_equal(term_h, term_a)
+        if term_h.any():
+            np.testing.assert_array_equal(held.native.observe_slots(np.flatnonzero(term_h))["state"][:, 2], 1)
+            obs_h, _ = held.reset(options={"reset_mask": term_h})
+        for key in obs_a:
+            np.testing.assert_array_equal(obs_h[key], obs_a[key], err_msg=key)
+    # A full reset while a game is over: its next episode is the one after the episode the autoreset twin
+    # started at once, so both seed sequences stay in step.
+    while not term_h.any():
+        actions = random_legal(rng, obs_a["action_mask"].astype(bool))
+        _, _, term_h, _, _ = held.step(actions)
+        obs_a, _, term_a, _, _ = auto.step(actions)
+    assert not term_h.all()
+    obs_h, _ = held.reset()
+    obs_a, _ = auto.reset()
+    for key in obs_a:
+        np.testing.assert_array_equal(obs_h[key], obs_a[key], err_msg=key)
+
+
 @pytest.mark.parametrize("autoreset", [True, False])
 def test_copy_false_slots_equal_copy_true_batches(autoreset):
     """copy=False reuses two native slots (whose zeros the native writer keeps) and, without
-    autoreset, writes held terminal rows into them itself: every observation must still equal
-    the copy=True twin's."""
+    autoreset, copies the previous slot before a partial reset writes the restarted rows: every
+    observation must still equal the copy=True twin's."""
     kwargs = dict(action_mode="global", max_turns=3, map_size=8, autoreset=autoreset)
     fast, ref = make_vec(3, copy=False, **kwargs), make_vec(3, **kwargs)
     obs_f, _ = fast.reset(seed=4)
