@@ -108,6 +108,19 @@ py::object result(const Outputs& out, const py::object& buffers) {
   return buffers.is_none() ? py::object(out.to_dict()) : py::object(py::none());
 }
 
+// A call that writes the rows of env_ids (observe, reset_slots) with the GIL released.
+py::object slot_rows_call(VectorEnv& env, void (VectorEnv::*call)(IndexSpan, const BatchView&),
+                          const py::object& env_ids, const py::object& buffers, bool known) {
+  py::array ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
+  Outputs out = outputs_for(env, int(ids.shape(0)), buffers, known);
+  const IndexSpan id_span = index_span(ids);  // reads the dtype (a Python object): needs the GIL
+  {
+    py::gil_scoped_release release;
+    (env.*call)(id_span, out.view);
+  }
+  return result(out, buffers);
+}
+
 uint32_t seat_mask(const std::vector<int>& seats, int players) {
   uint32_t mask = 0;
   for (int s : seats) {
@@ -180,24 +193,10 @@ void init_vector(py::module_& m) {
         return result(out, buffers);
       }, py::arg("seed"), py::arg("buffers"), py::arg("known") = false)
       .def("observe", [](VectorEnv& env, const py::object& env_ids, const py::object& buffers, bool known) {
-        py::array ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
-        Outputs out = outputs_for(env, int(ids.shape(0)), buffers, known);
-        const IndexSpan id_span = index_span(ids);  // reads the dtype (a Python object): needs the GIL
-        {
-          py::gil_scoped_release release;
-          env.observe(id_span, out.view);
-        }
-        return result(out, buffers);
+        return slot_rows_call(env, &VectorEnv::observe, env_ids, buffers, known);
       }, py::arg("env_ids"), py::arg("buffers"), py::arg("known") = false)
       .def("reset_slots", [](VectorEnv& env, const py::object& env_ids, const py::object& buffers, bool known) {
-        py::array ids = input_vector(env_ids, "env_ids", 'i', 4, 8, "int32 or int64", -1);
-        Outputs out = outputs_for(env, int(ids.shape(0)), buffers, known);
-        const IndexSpan id_span = index_span(ids);  // reads the dtype (a Python object): needs the GIL
-        {
-          py::gil_scoped_release release;
-          env.reset_slots(id_span, out.view);
-        }
-        return result(out, buffers);
+        return slot_rows_call(env, &VectorEnv::reset_slots, env_ids, buffers, known);
       }, py::arg("env_ids"), py::arg("buffers"), py::arg("known") = false)
       .def("step", [](VectorEnv& env, const py::object& env_ids, const py::object& actions,
                       const py::object& state_ids, const py::object& buffers, bool known) {
