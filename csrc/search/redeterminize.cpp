@@ -75,7 +75,9 @@ bool replay(const SearchTree& tree, const LeafPath& path, const GameState& child
   return !w.game_over && w.current_player == q && w.turns_played == child.turns_played && w.tick == child.tick;
 }
 
-bool is_city_of(const int32_t* row, int32_t owner_code) { return row[kColCityOwner] != 0 && row[kColCityOwner] == owner_code; }
+bool is_city_of(const int32_t* row, int32_t owner_code) {
+  return row[kColCityOwner] != 0 && row[kColCityOwner] == owner_code;
+}
 
 // The merged tokens of q: tiles seen by q and by the simulated world's owner
 // `a` in `sim` from sim, others from w; column 0 is q's new explored mask.
@@ -105,7 +107,8 @@ void merge_tokens(GameState& w, GameState& sim, int q, int a, Scratch& sc) {
     if (o[kColUnitOwner] != 0 && !sim.players[size_t((q + o[kColUnitOwner] - 1) % sim.num_players)].alive) {
       std::copy_n(kNoUnitCols, kUnitCols, o + kColUnitOwner);
     }
-    if (o[kColUnitOwner] == kSelf && o[kColUnitHomeCityTile] >= 0 && !is_city_of(out + size_t(o[kColUnitHomeCityTile]) * F, kSelf)) {
+    const int32_t home = o[kColUnitHomeCityTile];
+    if (o[kColUnitOwner] == kSelf && home >= 0 && !is_city_of(out + size_t(home) * F, kSelf)) {
       o[kColUnitHomeCityTile] = -1;
     }
     // Territory whose centre now holds no city of that owner: attach it to the

@@ -13,34 +13,30 @@ GAME = dict(map_size=8, players=(Bardur, Imperius), max_turns=3, max_actions=48,
 OBSERVATION_KEYS = ("map_tokens", "state", "action_id", "action_features", "action_mask", "legal_action_count")
 
 
-def pair(seed=40):
-    """The same games with and without automatic resets."""
-    return (VectorGameEnv(B, seed=seed, auto_reset=True, **GAME), VectorGameEnv(B, seed=seed, auto_reset=False, **GAME))
-
-
 def test_a_finished_game_restarts_with_the_episode_an_automatic_reset_starts():
-    auto, held = pair()
-    a, h = auto.reset(seed=40), held.reset(seed=40)
-    rng = np.random.default_rng(1)
-    restarted = 0
-    for _ in range(400):
-        actions = random_actions(a, rng)
-        a, h = auto.step(actions), held.step(actions)
-        done = np.flatnonzero(h["terminated"])
-        if done.size:
-            before = held.observe_slots(np.arange(B))
-            fresh = held.reset_slots(done)
-            np.testing.assert_array_equal(fresh["env_id"], done)
-            assert not fresh["reward"].any() and not fresh["terminated"].any() and not fresh["action_valid"].any()
-            for key in OBSERVATION_KEYS:
-                np.testing.assert_array_equal(fresh[key], a[key][done], err_msg=key)
-            assert (fresh["episode_id"] != before["episode_id"][done]).all()
-            after = held.observe_slots(np.arange(B))
-            running = np.setdiff1d(np.arange(B), done)
-            for key in ("state_id", "episode_id", "map_tokens"):
-                np.testing.assert_array_equal(after[key][running], before[key][running], err_msg=key)
-            h = after
-            restarted += done.size
+    """Both envs step alike; each game that ends in ``held`` restarts alone and must equal ``auto``'s row."""
+    with VectorGameEnv(B, seed=40, auto_reset=True, **GAME) as auto, \
+         VectorGameEnv(B, seed=40, auto_reset=False, **GAME) as held:
+        a, h = auto.reset(seed=40), held.reset(seed=40)
+        rng = np.random.default_rng(1)
+        restarted = 0
+        for _ in range(400):
+            actions = random_actions(a, rng)
+            a, h = auto.step(actions), held.step(actions)
+            done = np.flatnonzero(h["terminated"])
+            if done.size:
+                before = held.observe_slots(np.arange(B))
+                fresh = held.reset_slots(done)
+                np.testing.assert_array_equal(fresh["env_id"], done)
+                assert not fresh["reward"].any() and not fresh["terminated"].any() and not fresh["action_valid"].any()
+                for key in OBSERVATION_KEYS:
+                    np.testing.assert_array_equal(fresh[key], a[key][done], err_msg=key)
+                assert (fresh["episode_id"] != before["episode_id"][done]).all()
+                after = held.observe_slots(np.arange(B))
+                running = np.setdiff1d(np.arange(B), done)
+                for key in ("state_id", "episode_id", "map_tokens"):
+                    np.testing.assert_array_equal(after[key][running], before[key][running], err_msg=key)
+                restarted += done.size
     assert restarted >= 3
 
 

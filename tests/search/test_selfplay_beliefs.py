@@ -12,7 +12,7 @@ import polyenv
 from polyenv import Bardur, GameEnv, Imperius, SelfPlayPool
 from polyenv.selfplay.beliefs import EMPTY_HIDDEN_ROW, empty_world_completion
 
-from conftest import at, ensure_tech
+from conftest import act, at, ensure_tech
 
 C = {name: i for i, name in enumerate(polyenv.MAP_TOKEN_FEATURE_NAMES)}
 
@@ -75,7 +75,6 @@ def test_a_hidden_units_zone_of_control_gets_a_stand_in():
 def border_board():
     """RULES §8.2 Border Growth: the border grows to radius 2 over tiles the owner never explored
     (as in test_rules_cities): player 0's city at (5,5) owns the unexplored forest (5,7)."""
-    from test_rules_cities import gather_to_level_up
     env = GameEnv.blank(11, (Bardur, Imperius), revealed=False)
     env.place_city(0, at(env, 0, 0), capital=True)
     env.place_city(1, at(env, 10, 10), capital=True)
@@ -87,7 +86,7 @@ def border_board():
     env.set_resource(at(env, 5, 4), "fruit")
     ensure_tech(env, 0, "organization", "forestry")
     env.set_stars(0, 10)
-    gather_to_level_up(env)
+    act(env, "gather", target=at(env, 5, 4))  # the fruit fills the level-3 city
     env.step(env.action_id("level_up", arg="border_growth"))
     assert env.tile(far)["owner"] == 0 and not env.tile(far)["explored"][0]
     return env, c, far
