@@ -22,6 +22,7 @@ void init_selfplay_pool(py::module_& m);
 void init_description(py::module_& m);  // after init_constants and init_game (adds to Game)
 void init_play(py::module_& m);
 void init_az(py::module_& m);
+void init_row_objects(py::module_& m);
 void init_game_testing(py::module_& m);  // after init_game (takes a Game)
 
 // A fresh C-contiguous NumPy array of the given shape.

@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   polyenv::python::init_selfplay_pool(m);
   polyenv::python::init_play(m);
   polyenv::python::init_az(m);
+  polyenv::python::init_row_objects(m);
 }

@@ -334,21 +334,24 @@ class TribesVectorEnv(VectorEnv):
         return {"map_tokens": batch["map_tokens"], "state": batch["state"], "action_mask": mask,
                 "action_id": batch["action_id"], "action_features": batch["action_features"]}
 
-    def _final_observation(self, batch: dict, i: int) -> dict:
+    def _final_observations(self, batch: dict, done: np.ndarray) -> np.ndarray:
+        """``infos["final_obs"]``: the terminal observations of the environments ``done``,
+        encoded in one batched call and split natively into one dict of row views each."""
+        n = done.size
+        tokens, state = batch["final_map_tokens"][done], batch["final_state"][done]
         if self._flat is not None:
-            mask = np.zeros(self.single_action_space.n, dtype=np.int8)
-            flat = self._flat.encode(batch["final_map_tokens"][i], batch["final_state"][i],
-                                     self._observers(batch["final_state"][i]),
-                                     np.zeros((self.max_actions, 17), np.int32), 0)
-            return {"observation": flat, "action_mask": mask}
-        obs = {"map_tokens": batch["final_map_tokens"][i].copy(), "state": batch["final_state"][i].copy()}
-        if self.action_mode == "global":
-            obs["action_mask"] = np.zeros(self.action_space_size, dtype=np.int8)
+            no_rows = np.zeros((n, self.max_actions, 17), np.int32)
+            rows = {"observation": self._flat.encode(tokens, state, self._observers(state), no_rows,
+                                                     np.zeros(n, np.int32)),
+                    "action_mask": np.zeros((n, self.single_action_space.n), np.int8)}
+        elif self.action_mode == "global":
+            rows = {"map_tokens": tokens, "state": state,
+                    "action_mask": np.zeros((n, self.action_space_size), np.int8)}
         else:
-            obs["action_mask"] = np.zeros(self.max_actions, dtype=np.int8)
-            obs["action_id"] = np.full(self.max_actions, -1, dtype=np.int32)
-            obs["action_features"] = np.zeros((self.max_actions, 17), dtype=np.int32)
-        return obs
+            rows = {"map_tokens": tokens, "state": state, "action_mask": np.zeros((n, self.max_actions), np.int8),
+                    "action_id": np.full((n, self.max_actions), -1, np.int32),
+                    "action_features": np.zeros((n, self.max_actions, 17), np.int32)}
+        return _core.row_objects(rows, done, self.num_envs)
 
     def _info_arrays(self, batch: dict) -> dict:
         """The per-step info entries that are views of ``batch`` (and their ``_key`` masks)."""
@@ -506,9 +509,7 @@ class TribesVectorEnv(VectorEnv):
         infos = self._infos(invalid)
         if terminations.any() and self.autoreset:
             done = np.flatnonzero(terminations)
-            final_obs = np.full(self.num_envs, None, dtype=object)
-            for i in done:
-                final_obs[i] = self._final_observation(batch, int(i))
+            final_obs = self._final_observations(batch, done)
             winner = np.where(terminations, batch["final_state"][:, _WINNER], -1)
             actors = previous["state"][:, _CURRENT_PLAYER]  # the seat that acted in each row
             infos["final_obs"], infos["_final_obs"] = final_obs, terminations.copy()

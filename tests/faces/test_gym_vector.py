@@ -8,6 +8,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import polyenv
+from polyenv import _core
 from polyenv.vector import TribesVectorEnv, allocate
 
 ENV_ID = "polyenv/Tribes-v0"
@@ -330,3 +331,26 @@ def test_copy_false_slots_equal_copy_true_batches(autoreset):
             obs_f, _ = fast.reset(options={"reset_mask": done})
             obs_r, _ = ref.reset(options={"reset_mask": done})
     assert ended > 0
+
+
+def test_row_objects_splits_batched_rows_into_one_dict_of_views_per_listed_env():
+    rows = {"a": np.arange(6).reshape(2, 3), "b": np.array([7.0, 8.0])}
+    out = _core.row_objects(rows, np.array([3, 1]), 5)
+    assert out.dtype == object and out.shape == (5,)
+    assert [o is None for o in out] == [True, False, True, False, True]
+    assert out[3]["a"].tolist() == [0, 1, 2] and out[1]["a"].tolist() == [3, 4, 5]
+    assert float(out[3]["b"]) == 7.0 and np.shares_memory(out[1]["a"], rows["a"])
+    assert _core.row_objects({}, np.zeros(0, np.int64), 0).shape == (0,)
+
+
+@pytest.mark.parametrize("rows, ids, n, match", [
+    ({"a": np.zeros((2, 3))}, [0, 5], 5, "outside"),
+    ({"a": np.zeros((2, 3))}, [0, -1], 5, "outside"),
+    ({"a": np.zeros((3, 3))}, [0, 1], 5, "2 rows"),
+    ({"a": [1, 2]}, [0, 1], 5, "2 rows"),
+    ({"a": np.zeros((2, 3))}, [[0, 1]], 5, "one-dimensional"),
+    ({"a": np.zeros((2, 3))}, [0, 1], -1, "num_envs"),
+])
+def test_row_objects_refuses_bad_input(rows, ids, n, match):
+    with pytest.raises(ValueError, match=match):
+        _core.row_objects(rows, np.asarray(ids, np.int64), n)
