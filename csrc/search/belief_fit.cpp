@@ -46,7 +46,7 @@ struct Fitter {
   Score score(const int32_t* tokens, const std::vector<int32_t>* missing_before) {
     ++trials;
     Score s;
-    if (!build_belief_world(k, tokens, 0, sc.world).empty()) return s;
+    if (!world_from_tokens(k, tokens, 0, sc.world).empty()) return s;
     s.built = true;
     s.keeps_shared = true;
     const int m = legal_actions(sc.world, sc.ids.data(), int(sc.ids.size()));
@@ -69,7 +69,7 @@ struct Fitter {
 
   // The legal ids of the world of `tokens` (which builds), and the live ids it lacks.
   void differences(const int32_t* tokens, std::vector<int32_t>& ids, std::vector<int32_t>& missing) {
-    build_belief_world(k, tokens, 0, sc.world);
+    world_from_tokens(k, tokens, 0, sc.world);
     ids.assign(sc.ids.begin(), sc.ids.begin() + legal_actions(sc.world, sc.ids.data(), int(sc.ids.size())));
     missing.clear();
     std::set_difference(live, live + n, ids.begin(), ids.end(), std::back_inserter(missing));

@@ -204,7 +204,7 @@ void Redeterminizer::on_actor_change(const SearchTree& tree, const LeafPath& pat
   sc.tokens.resize(cells);
   merge_tokens(w, child, q, a, sc);
   merged_knowledge(w, child, q, sc.tokens.data(), sc.know);
-  const std::string problem = build_belief_world(sc.know, sc.tokens.data(), mix(branch, 0xB1D5EEDull + uint64_t(q)), sc.built);
+  const std::string problem = world_from_tokens(sc.know, sc.tokens.data(), mix(branch, 0xB1D5EEDull + uint64_t(q)), sc.built);
   if (!problem.empty() || sc.built.current_player != child.current_player) {
     stats_.fallbacks++;
     return;

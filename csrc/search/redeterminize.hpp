@@ -14,7 +14,7 @@
 //   3. W's tokens through q's eyes are merged with S's: a tile that both q and
 //      a see in S takes S's content (what q observes of the simulated events),
 //      every other tile keeps W's (q's own belief and q's own replayed moves).
-//      The result is rebuilt by build_belief_world from those tokens and q's
+//      The result is rebuilt by world_from_tokens from those tokens and q's
 //      own knowledge in W, with a chance seed from the branch hash.
 // If W cannot follow the path (a diverged replay) or the merge is inconsistent,
 // S is kept (counted as a fallback). Only submitted tokens, the players' own

@@ -279,7 +279,7 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
           if (problem.empty()) {
             const uint64_t seed = belief_seed(know.header, p, particle, T, uint64_t(env));
             GameState& target = (p == actor && k == root_k) ? roots_[size_t(env)] : world;
-            problem = build_belief_world(know, particle, seed, target);
+            problem = world_from_tokens(know, particle, seed, target);
             if (problem.empty() && p == actor) {
               const int n_world = legal_actions(target, world_ids.data(), A);
               if (n_world != n_live || !std::equal(live_ids.begin(), live_ids.begin() + n_live, world_ids.begin())) {
