@@ -11,12 +11,10 @@ namespace polyenv {
 
 namespace {
 
-using detail::spec;
-
 void add_history_specs(std::vector<FieldSpec>& out, int64_t rows, int H) {
-  out.push_back(spec("visible_action_history", DType::kInt32, {rows, H, kHistoryFeatures}));
-  out.push_back(spec("visible_action_history_mask", DType::kUInt8, {rows, H}));
-  out.push_back(spec("visible_action_history_length", DType::kInt32, {rows}));
+  out.push_back(field_of("visible_action_history", DType::kInt32, {rows, H, kHistoryFeatures}));
+  out.push_back(field_of("visible_action_history_mask", DType::kUInt8, {rows, H}));
+  out.push_back(field_of("visible_action_history_length", DType::kInt32, {rows}));
 }
 
 int checked_history(int H) {
@@ -91,16 +89,16 @@ std::vector<FieldSpec> SelfPlayPool::leaf_specs_with_history(int64_t capacity) c
 
 std::vector<FieldSpec> SelfPlayPool::all_player_specs() const {
   const int64_t B = num_envs(), P = num_players(), T = dims().tiles;
-  return {spec("map_tokens", DType::kInt32, {B, P, T, kMapTokenFeatures}),
-          spec("state", DType::kInt32, {B, P, kStateFeatures}),
-          spec("belief_player", DType::kInt32, {B, P}),
-          spec("to_play", DType::kInt32, {B, P}),
-          spec("env_id", DType::kInt32, {B}),
-          spec("state_id", DType::kUInt64, {B}),
-          spec("episode_id", DType::kUInt64, {B}),
-          spec("visible_action_history", DType::kInt32, {B, P, history_, kHistoryFeatures}),
-          spec("visible_action_history_mask", DType::kUInt8, {B, P, history_}),
-          spec("visible_action_history_length", DType::kInt32, {B, P})};
+  return {field_of("map_tokens", DType::kInt32, {B, P, T, kMapTokenFeatures}),
+          field_of("state", DType::kInt32, {B, P, kStateFeatures}),
+          field_of("belief_player", DType::kInt32, {B, P}),
+          field_of("to_play", DType::kInt32, {B, P}),
+          field_of("env_id", DType::kInt32, {B}),
+          field_of("state_id", DType::kUInt64, {B}),
+          field_of("episode_id", DType::kUInt64, {B}),
+          field_of("visible_action_history", DType::kInt32, {B, P, history_, kHistoryFeatures}),
+          field_of("visible_action_history_mask", DType::kUInt8, {B, P, history_}),
+          field_of("visible_action_history_length", DType::kInt32, {B, P})};
 }
 
 // ---- live batches

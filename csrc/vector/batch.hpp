@@ -7,10 +7,12 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "../encode/encode.hpp"
 #include "../encode/event_rows.hpp"
 #include "../runtime/buffers.hpp"
+#include "../runtime/model_fields.hpp"
 
 namespace polyenv {
 
@@ -56,6 +58,32 @@ inline constexpr std::array<const char*, kNumBatchFields> kBatchFieldNames = {
     "final_visible_event_action_sequence", "final_visible_event_mask", "final_visible_event_affected",
     "final_visible_event_affected_mask"};
 
+// The model field (runtime/model_fields.hpp) a live batch field is, -1 for the
+// event and step fields: the model fields' dtypes and shapes are defined there once.
+inline constexpr int model_field_of(int field) {
+  switch (field) {
+    case kBMapTokens: return kFMapTokens;
+    case kBState: return kFState;
+    case kBActionId: return kFActionId;
+    case kBActionFeatures: return kFActionFeatures;
+    case kBActionArgMask: return kFActionArgMask;
+    case kBActionMask: return kFActionMask;
+    case kBLegalCount: return kFLegalCount;
+    case kBTotalLegalCount: return kFTotalLegalCount;
+    case kBActionTruncated: return kFActionTruncated;
+    default: return -1;
+  }
+}
+// Both catalogues name a model field alike.
+inline constexpr bool model_field_names_agree() {
+  for (int f = 0; f < kNumBaseFields; ++f) {
+    const int m = model_field_of(f);
+    if (m >= 0 && std::string_view(kBatchFieldNames[size_t(f)]) != kModelFieldNames[size_t(m)]) return false;
+  }
+  return true;
+}
+static_assert(model_field_names_agree());
+
 // The sizes a batch depends on: rows (B, or a slot's row count), tiles, Amax, K.
 struct BatchDims {
   int rows = 0;
@@ -69,7 +97,7 @@ struct BatchDims {
 // Name, dtype and shape of one field (0 <= field < dims.num_fields()).
 inline FieldSpec field_spec(const BatchDims& d, int field) {
   const int base = mirrored_field(field);
-  const int64_t B = d.rows, K = d.history, A = d.max_actions;
+  const int64_t B = d.rows, K = d.history;
   FieldSpec f;
   f.name = kBatchFieldNames[size_t(field)];
   auto set = [&](DType t, std::initializer_list<int64_t> shape) {
@@ -77,22 +105,18 @@ inline FieldSpec field_spec(const BatchDims& d, int field) {
     f.ndim = int(shape.size());
     std::copy(shape.begin(), shape.end(), f.shape.begin());
   };
+  if (const int m = model_field_of(base); m >= 0) {
+    f = model_field_spec(m, B, d.tiles, d.max_actions);
+    f.name = kBatchFieldNames[size_t(field)];
+    return f;
+  }
   switch (base) {
-    case kBMapTokens: set(DType::kInt32, {B, d.tiles, kMapTokenFeatures}); break;
-    case kBState: set(DType::kInt32, {B, kStateFeatures}); break;
-    case kBActionId: set(DType::kInt32, {B, A}); break;
-    case kBActionFeatures: set(DType::kInt32, {B, A, kActionFeatures}); break;
-    case kBActionArgMask: set(DType::kUInt8, {B, A, kActionArgFeatures}); break;
-    case kBActionMask: set(DType::kUInt8, {B, A}); break;
     case kBEventFeatures: set(DType::kInt32, {B, K, kEventFeatures}); break;
     case kBEventSequence: set(DType::kUInt64, {B, K}); break;
     case kBEventActionSequence: set(DType::kUInt64, {B, K}); break;
     case kBEventMask: set(DType::kUInt8, {B, K}); break;
     case kBEventAffected: set(DType::kInt32, {B, K, kEventAffectedRows, kEventAffectedFeatures}); break;
     case kBEventAffectedMask: set(DType::kUInt8, {B, K, kEventAffectedRows}); break;
-    case kBLegalCount: set(DType::kInt32, {B}); break;
-    case kBTotalLegalCount: set(DType::kInt32, {B}); break;
-    case kBActionTruncated: set(DType::kUInt8, {B}); break;
     case kBReward: set(DType::kFloat32, {B}); break;
     case kBTerminated: set(DType::kUInt8, {B}); break;
     case kBActionValid: set(DType::kUInt8, {B}); break;
