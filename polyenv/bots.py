@@ -15,10 +15,11 @@
 * ``"az"`` / ``"az:<simulations>"`` — the trained AlphaZero-style player the package
   ships: a small policy/value network (``polyenv/models/az.paz``, run natively, no
   torch needed) that reads only the acting player's own observation. ``"az:1"`` plays
-  the policy's best row; ``"az:N"`` searches with N network evaluations (PUCT, priors
-  and leaf values from the network) when the game is fully observable, and plays the
-  policy alone under fog of war (a tree rooted in the true state would see hidden
-  tiles). ``"az"`` is ``"az:DEFAULT_AZ_SIMULATIONS"``. ``"az[:N]@<weights.paz>"`` plays
+  the policy's best row; ``"az:N"`` searches its own turn with N network evaluations
+  (Gumbel root, priors and leaf values from the network). Under fog of war the tree is
+  rooted in the player's baseline-belief world, built from its own observation and
+  legal actions only (never the hidden state); where that world does not reproduce its
+  legal actions, the policy plays alone. ``"az"`` is ``"az:DEFAULT_AZ_SIMULATIONS"``. ``"az[:N]@<weights.paz>"`` plays
   another weight file (written by ``polyenv train az``) the same way.
 
 Every function takes a :class:`polyenv.GameEnv`. ``seed`` makes a bot's

@@ -48,7 +48,7 @@ int az_evaluate(const GameState& s, const AzNet& net, AzBotScratch& sc) {
   const int n = enumerate(s, sc);
   encode_map_tokens(s, observer, room(sc.tokens, size_t(s.num_tiles) * kMapTokenFeatures));
   encode_state(s, observer, room(sc.state, kStateFeatures));
-  encode_listed_rows(s, observer, n, false, sc.ids.data(), room(sc.features, size_t(n) * kActionFeatures),
+  encode_listed_rows(s, observer, n, true, sc.ids.data(), room(sc.features, size_t(n) * kActionFeatures),
                      room(sc.arg_mask, size_t(n) * kActionArgFeatures), room(sc.action_mask, size_t(n)));
   net.forward(s.map_size, sc.tokens.data(), sc.state.data(), sc.features.data(), n, room(sc.logits, size_t(n)),
               sc.values, sc.net);
@@ -63,10 +63,16 @@ void az_value(const GameState& s, const AzNet& net, AzBotScratch& sc) {
               room(sc.logits, 1), sc.values, sc.net);
 }
 
-int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc) {
-  const int n = az_evaluate(s, net, sc);
+int32_t az_bot_action(const GameState& live, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc) {
+  const int n = az_evaluate(live, net, sc);
   if (n == 1) return sc.ids[0];
-  if (simulations <= 1 || !s.full_observability) return sc.ids[size_t(best_row(sc.logits.data(), n))];
+  const int32_t policy_choice = sc.ids[size_t(best_row(sc.logits.data(), n))];
+  if (simulations <= 1) return policy_choice;
+  const uint64_t seed = (uint64_t(rng.next()) << 32) | rng.next();
+  // Under fog the tree is rooted in the player's own baseline-belief world, never in the live
+  // state; when that world does not reproduce the live legal list, the policy plays alone.
+  if (!live.full_observability && !observer_world(live, seed, sc.observer, sc.world)) return policy_choice;
+  const GameState& s = live.full_observability ? live : sc.world;
 
   SearchConfig search;
   search.num_players = s.num_players;
@@ -79,7 +85,6 @@ int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng
   gc.gumbel_scale = 0;  // deterministic play: the prior's top actions
   sc.gumbel.configure(gc);
   sc.tree.set_selector(&sc.gumbel);
-  const uint64_t seed = (uint64_t(rng.next()) << 32) | rng.next();
   sc.tree.reset(s, seed, search);
   sc.gumbel.begin(seed ^ 0x9E3779B97F4A7C15ull);
   double payoff[kMaxPlayers];

@@ -17,15 +17,17 @@
 // Turn is a leaf whose value (the next player's view of the position the turn leaves)
 // is computed once and reused on every later visit, never expanded — as the native
 // MCTS player does, so few simulations are not spread over the opponent's replies.
-// It plays the sequential-halving winner. With fog of war the tree would be rooted in the true
-// state and reveal what the player cannot see, so under fog the player uses the
-// policy alone, whatever N.
+// It plays the sequential-halving winner. Under fog of war the tree is rooted in the
+// player's baseline-belief world (observer_world.hpp: built from its own observation,
+// knowledge and legal list only), so the search never reads what the player cannot see;
+// when that world does not reproduce the live legal list, the policy plays alone.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 #include "az_net.hpp"
 #include "gumbel.hpp"
+#include "observer_world.hpp"
 #include "tree.hpp"
 
 namespace polyenv {
@@ -48,6 +50,8 @@ struct AzBotScratch {
   std::vector<float> logits;
   float values[kMaxPlayers] = {};
   std::vector<double> node_payoff;  // [node * P + p]: a turn-end leaf's payoffs (NaN: not evaluated yet)
+  ObserverWorldScratch observer;    // fog: the player's baseline-belief world ...
+  GameState world;                  // ... the search's root
 };
 
 // Encodes `s` for its current player and runs the network: returns the number of

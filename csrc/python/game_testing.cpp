@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "../engine/playout.hpp"
+#include "../encode/encode.hpp"
+#include "../players/observer_world.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"
 
@@ -104,6 +106,29 @@ void init_game_testing(py::module_& m) {
     impose_value(g.state, field, index, value);
     g.touched();
   }, py::arg("game"), py::arg("field"), py::arg("index"), py::arg("value"));
+  // Test-only: the current player's baseline-belief world (players/observer_world.hpp), as the
+  // "az" player builds it under fog: (reproduces the live legal list, the completed and fitted
+  // tokens [tiles, 23], the built world's map tokens for that player [tiles, 23] or None).
+  testing.def("observer_world", [](const Game& g, uint64_t seed) { GameLock lock(g);
+    if (g.state.game_over) throw py::value_error("the game is over: there is no player to move");
+    ObserverWorldScratch sc;
+    GameState world;
+    bool ok;
+    {
+      py::gil_scoped_release release;
+      ok = observer_world(g.state, seed, sc, world);
+    }
+    const int T = g.state.num_tiles;
+    auto tokens = new_array<int32_t>({T, kMapTokenFeatures});
+    std::copy(sc.tokens.begin(), sc.tokens.begin() + ptrdiff_t(T) * kMapTokenFeatures, tokens.mutable_data());
+    py::object seen = py::none();
+    if (ok) {
+      auto view = new_array<int32_t>({T, kMapTokenFeatures});
+      encode_map_tokens(world, world.current_player, view.mutable_data());
+      seen = view;
+    }
+    return py::make_tuple(ok, tokens, seen);
+  }, py::arg("game"), py::arg("seed") = 0);
 }
 
 }  // namespace polyenv::python

@@ -17,7 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "belief_fit.hpp"
+#include "../players/belief_fit.hpp"
 #include "belief_world.hpp"
 #include "mcts_pool.hpp"
 #include "redeterminize.hpp"

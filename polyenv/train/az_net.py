@@ -25,7 +25,8 @@ from torch import nn
 
 from .. import az_network as spec
 
-__all__ = ["AzNet", "load_weights", "segment_log_softmax", "pack_rows", "distance_fields"]
+__all__ = ["AzNet", "load_weights", "segment_log_softmax", "pack_rows", "distance_fields", "distance_steps",
+           "neighbour_means"]
 
 
 def _categories(cats) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, int]:
@@ -80,22 +81,34 @@ def numeric_features(x: torch.Tensor, ops: torch.Tensor, scales: torch.Tensor) -
     return torch.stack(out, -1)
 
 
-def _neighbour_means(map_size: int) -> torch.Tensor:
-    """[T, T] averaging matrix over each tile's in-board 8-neighbours (tile index x * n + y)."""
+def _neighbour_counts(map_size: int) -> torch.Tensor:
+    """[n, n, 1]: 1 / the number of in-board 8-neighbours of each tile."""
     n = map_size
     x, y = np.divmod(np.arange(n * n), n)
     near = (np.abs(x[:, None] - x[None]) <= 1) & (np.abs(y[:, None] - y[None]) <= 1)
     np.fill_diagonal(near, False)
-    m = near / np.maximum(near.sum(1, keepdims=True), 1)
-    return torch.from_numpy(m.astype(np.float32))
+    return torch.from_numpy((1.0 / np.maximum(near.sum(1), 1)).astype(np.float32)).reshape(n, n, 1)
 
 
-def distance_fields(tokens: torch.Tensor) -> torch.Tensor:
-    """The feature spec's distance fields of int map tokens [N, T, 23]: float32 [N, T, F] in [0, 1]."""
+def neighbour_means(h: torch.Tensor, inverse_counts: torch.Tensor) -> torch.Tensor:
+    """The mean of each tile's in-board 8-neighbours of tile encodings ``h`` [N, T, D] (tile x * n + y):
+    a 3x3 sum pool (zero padding) minus the tile itself, on the channels-last view of the board
+    (far cheaper than a [T, T] averaging product)."""
+    N, T, D = h.shape
+    n = inverse_counts.shape[0]
+    board = h.reshape(N, n, n, D).permute(0, 3, 1, 2)            # [N, D, n, n], channels last in memory
+    pooled = torch.nn.functional.avg_pool2d(board, 3, stride=1, padding=1, count_include_pad=True) * 9.0 - board
+    return (pooled.permute(0, 2, 3, 1) * inverse_counts).reshape(N, T, D)
+
+
+def distance_steps(tokens: torch.Tensor) -> torch.Tensor:
+    """The feature spec's distance fields of int map tokens [N, T, 23] in steps: uint8 [N, T, F],
+    ``min(Chebyshev distance, FIELD_CAP)`` (a function of the tokens alone, so replay storage can keep it)."""
+    tokens = torch.as_tensor(tokens)
     N, T = tokens.shape[:2]
     n = int(round(T ** 0.5))
     fields = torch.tensor(spec.TILE_FIELDS, dtype=torch.int64)
-    x = tokens.index_select(-1, fields[:, 0])                            # [N, T, F]
+    x = tokens.long().index_select(-1, fields[:, 0])                     # [N, T, F]
     hit = ((x >= fields[:, 1]) & (x <= fields[:, 2])).float()
     F_ = fields.shape[0]
     reach = hit.permute(0, 2, 1).reshape(N * F_, 1, n, n)
@@ -104,7 +117,12 @@ def distance_fields(tokens: torch.Tensor) -> torch.Tensor:
     for k in range(cap):  # Chebyshev balls grow by one ring per 3x3 max-pool
         dist = torch.where((reach > 0) & (dist == cap), torch.full_like(dist, float(k)), dist)
         reach = torch.nn.functional.max_pool2d(reach, 3, stride=1, padding=1)
-    return (dist / cap).reshape(N, F_, T).permute(0, 2, 1)
+    return dist.reshape(N, F_, T).permute(0, 2, 1).to(torch.uint8)
+
+
+def distance_fields(tokens: torch.Tensor) -> torch.Tensor:
+    """The feature spec's distance fields of int map tokens [N, T, 23]: float32 [N, T, F] in [0, 1]."""
+    return distance_steps(tokens).float() / spec.FIELD_CAP
 
 
 def segment_log_softmax(logits: torch.Tensor, position: torch.Tensor, count: int) -> torch.Tensor:
@@ -152,26 +170,28 @@ class AzNet(nn.Module):
         self.register_buffer("player_kinds", torch.tensor(spec.PLAYER_TARGET_KINDS), persistent=False)
         self._means: dict[int, torch.Tensor] = {}
 
-    def _mean_matrix(self, tiles: int) -> torch.Tensor:
+    def _inverse_counts(self, tiles: int) -> torch.Tensor:
         if tiles not in self._means:
             n = int(round(tiles ** 0.5))
             if n * n != tiles:
                 raise ValueError(f"map_tokens must hold a square map's tiles, got {tiles}")
-            self._means[tiles] = _neighbour_means(n)
+            self._means[tiles] = _neighbour_counts(n)
         return self._means[tiles]
 
-    def forward(self, map_tokens, state, features, row_position) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, map_tokens, state, features, row_position, steps=None) -> tuple[torch.Tensor, torch.Tensor]:
         """``map_tokens`` [N, T, 23], ``state`` [N, 11], packed ``features`` [R, 17] (any integer dtype)
-        and ``row_position`` [R] -> (logits float32 [R], values float32 [N, 16])."""
+        and ``row_position`` [R] -> (logits float32 [R], values float32 [N, 16]). ``steps``: the tokens'
+        :func:`distance_steps` when already known (uint8 [N, T, F]), else computed here."""
         tokens = torch.as_tensor(map_tokens).long()
         state = torch.as_tensor(state).long()
         feats = torch.as_tensor(features).long()
         position = torch.as_tensor(row_position).long()
         N, T = tokens.shape[0], tokens.shape[1]
-        h = torch.relu(self.tiles(tokens, self.tile_fields(distance_fields(tokens))))  # [N, T, D]
-        means = self._mean_matrix(T)
+        fields = (distance_steps(tokens) if steps is None else torch.as_tensor(steps)).float() / spec.FIELD_CAP
+        h = torch.relu(self.tiles(tokens, self.tile_fields(fields)))        # [N, T, D]
+        inverse_counts = self._inverse_counts(T)
         for mix_self, mix_nbr in zip(self.mix_self, self.mix_nbr):
-            h = h + torch.relu(mix_self(h) + mix_nbr(torch.matmul(means, h)))
+            h = h + torch.relu(mix_self(h) + mix_nbr(neighbour_means(h, inverse_counts)))
         s = numeric_features(state, self.state_ops, self.state_scales)
         g = torch.relu(self.glob1(torch.cat([h.mean(1), h.amax(1), s], -1)))
         g = torch.relu(self.glob2(g))                                        # [N, G]

@@ -125,10 +125,50 @@ def test_az_policy_plays_its_best_logit():
         assert bots.choose(game, "az:1") == ids[int(np.argmax(logits))]
 
 
-def test_under_fog_az_searches_nothing_it_cannot_see():
-    # Under fog "az:N" plays the policy alone: the same choice as "az:1", for any N.
-    for game in positions(False):
-        assert bots.choose(game, "az:16") == bots.choose(game, "az:1")
+def test_under_fog_az_searches_its_own_belief_world():
+    # Under fog "az:N" roots its tree in the baseline-belief world of its own view: that world shows
+    # the player exactly its live observation, and searching it changes some choices from "az:1".
+    built = differ = 0
+    for game in positions(False, moves=tuple(range(0, 120, 6))):
+        ok, tokens, seen = _core._testing.observer_world(game.native)
+        obs = game.observe()["map_tokens"]
+        visible = obs[:, 0] == 1
+        assert np.array_equal(tokens[visible], obs[visible])          # visible rows are never changed
+        assert (tokens[~visible, 0] == 0).all()
+        if ok:
+            built += 1
+            assert np.array_equal(seen, obs)                            # the world shows what the player sees
+        differ += bots.choose(game, "az:16") != bots.choose(game, "az:1")
+    assert built >= 15 and differ > 0
+
+
+def test_the_native_baseline_belief_is_the_python_one():
+    # players/observer_world.cpp and polyenv.selfplay.beliefs.empty_world_completion (+ fit_beliefs)
+    # build the same completed view, position by position, while a pool game and a GameEnv game of the
+    # same level and seed play the same actions.
+    from polyenv import SelfPlayPool
+    from polyenv.selfplay.beliefs import empty_world_completion
+    level = str(ROOT / "polyenv" / "levels" / "duel_11.csv")
+    compared = 0
+    for seed in range(17, 40):
+        pool = SelfPlayPool(num_envs=1, seed=seed, level=level, max_actions=512, num_threads=1)
+        game = GameEnv(seed=seed, level=level)
+        live = pool.reset(seed=seed)
+        try:
+            while not game.game_over:
+                assert np.array_equal(live["map_tokens"][0], game.observe()["map_tokens"])   # the same game
+                python = empty_world_completion(live["map_tokens"], request=live, pool=pool)[0]
+                _, native, _ = _core._testing.observer_world(game.native)
+                assert np.array_equal(native, python)
+                compared += 1
+                action = bots.choose(game, "greedy")
+                game.step(action)
+                live = pool.step(np.array([action], np.int32))
+        finally:
+            pool.close()
+        if compared >= 300:
+            break
+    assert compared >= 300
 
 
 def test_fog_twins_get_the_same_decision():

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "belief_world.hpp"
+#include "../encode/token_reader.hpp"
 
 namespace polyenv {
 
