@@ -22,11 +22,11 @@
 //  14 affordable      cost_stars <= stars_before
 //  15 damage_dealt    combat_preview().dealt for attacks when previews are on, else -1
 //  16 damage_received combat_preview().retaliation likewise, else -1
-// action_arg_mask column j (0..11) flags feature column j + 1. Columns 0..9 are
-// 1 exactly when that field is filled (not -1) for the action; population_gain
-// and cost_stars are always written as numbers, and their mask bits are 1 when
-// the value is non-zero (the action changes population / stars; send_stars
-// always sets its cost bit).
+// action_arg_mask, 12 uint8 per row: column j flags feature column kArgMaskFeature[j]
+// (layout.hpp: source_index .. cost_stars). The columns up to unit_id are 1 exactly
+// when that field is filled (not -1) for the action; population_gain and cost_stars
+// are always written as numbers, and their mask bits are 1 when the value is non-zero
+// (the action changes population / stars; send_stars always sets its cost bit).
 // Padding rows (beyond legal_action_count): action_id -1, action_mask 0, and
 // all-zero features and arg mask (seed 000 fixes only action_id and action_mask).
 #include <algorithm>
@@ -109,15 +109,15 @@ void encode_one(const GameState& s, const ActionSpace& space, int observer, int3
       break;
   }
 
-  for (int j = 0; j < kActionArgFeatures; ++j) m[j] = f[j + 1] != -1 ? 1 : 0;
+  for (int j = 0; j < kActionArgFeatures; ++j) m[j] = f[kArgMaskFeature[size_t(j)]] != -1 ? 1 : 0;
 
   const int32_t cost = a.block == kBlockSendStars ? int32_t(a.amount) : int32_t(action_star_cost(s, a));
   const int32_t pop = action_population_gain(s, a);
   const int32_t stars = s.players[observer].stars;
   f[kFPopulation] = pop;
   f[kFCost] = cost;
-  m[kFPopulation - 1] = pop != 0 ? 1 : 0;
-  m[kFCost - 1] = (cost != 0 || a.block == kBlockSendStars) ? 1 : 0;
+  m[kMPopulation] = pop != 0 ? 1 : 0;
+  m[kMCost] = (cost != 0 || a.block == kBlockSendStars) ? 1 : 0;
   f[kFStarsBefore] = stars;
   f[kFAffordable] = cost <= stars ? 1 : 0;
 
@@ -173,8 +173,8 @@ void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_
       f[kFStarsBefore] = stars;
       f[kFAffordable] = stars >= 0 ? 1 : 0;
       for (int j = 0; j < kActionArgFeatures; ++j) m[j] = 0;
-      m[kFSource - 1] = m[kFTarget - 1] = 1;
-      m[kFUnitId - 1] = unit != -1 ? 1 : 0;
+      m[kMSource] = m[kMTarget] = 1;
+      m[kMUnitId] = unit != -1 ? 1 : 0;
     } else if (id >= first_send && id < end_send) {
       const int32_t amount = (id - first_send) % kMaxSendStars + 1;
       for (int j = 0; j < kActionFeatures; ++j) f[j] = -1;
@@ -185,7 +185,7 @@ void encode_listed_rows(const GameState& s, int observer, int rows, bool combat_
       f[kFStarsBefore] = stars;
       f[kFAffordable] = amount <= stars ? 1 : 0;
       for (int j = 0; j < kActionArgFeatures; ++j) m[j] = 0;
-      m[kFTarget - 1] = m[kFCost - 1] = 1;
+      m[kMTarget] = m[kMCost] = 1;
     } else {
       encode_one(s, space, observer, id, combat_preview, f, m);
     }

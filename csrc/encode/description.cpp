@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include "../engine/game.hpp"
@@ -23,6 +24,14 @@ constexpr int32_t kMaxKills = std::numeric_limits<uint8_t>::max();  // Unit::kil
 constexpr int32_t kMaxTechTier = 3;                   // §4
 constexpr int32_t kMaxPopulationGain = 16;            // a bonus building (forge: 2) next to 8 base buildings (§9.2)
 constexpr int32_t kMaxFixedActionCost = 20;           // buildings <= 20, units <= 15, send_stars <= 14
+
+// Every column of a layout was given its range (a column added to a table without one fails here).
+template <size_t N>
+void check_every_column(const std::array<ColumnRange, N>& ranges, const char* layout) {
+  for (const ColumnRange& r : ranges) {
+    if (*r.why == '\0') throw std::logic_error(std::string("describe_config: a ") + layout + " column has no range");
+  }
+}
 
 }  // namespace
 
@@ -86,66 +95,75 @@ GameDescription describe_config(int map_size, int num_players, int mode, int max
   const int32_t income_max = int32_t(std::min<int64_t>(kI32Max, int64_t(T) * production_max));
   const int32_t tech_cost_max = kTechBaseCost + kMaxTechTier * T;  // §4: 4 + tier * cities
 
-  // Unexplored tiles and padding rows are zeros, inside every range.
-  d.map_token_ranges = {{
-      {0, 1, "0 unexplored, 1 explored (§6)"},
-      {0, kNumTerrains - 1, "terrain (§1.1)"},
-      {-1, kNumResourceKeys - 1, "resource, -1 none or hidden: crops, ore, whales need a tech that reveals or acts on them (§1.2, §4)"},
-      {-1, kNumBuildings - 1, "building, -1 none (§9.2)"},
-      {0, kMaxTempleLevel, "temple level 1..5, else 0 (§9.2)"},
-      {0, 1, "road (§9.4)"},
-      {0, P, "relative owner: 0 none, 1 self, 2.. others (§8.3)"},
-      {-1, T - 1, "tile of the owning city's centre, -1 none or hidden (§8.3)"},
-      {0, P, "relative owner of the city (§8)"},
-      {-1, kMaxCityLevel, "city level, -1 no city; no rule caps it (int8) (§8.1)"},
-      {kPopulationMin, kPopulationMax, "own city's population, may be negative (int16) (§8.1)"},
-      {0, kCityFlagsMax, "city flag bits (capital, walls, workshop, park, connected)"},
-      {kPopulationMin, int32_t(std::min<int64_t>(kI32Max, production_max)),
-       "own city's production: level + workshops + park + customs; a negative population passes through (§3)"},
-      {0, P, "relative owner of the unit (§5)"},
-      {-1, kNumUnitTypes - 1, "unit type, -1 none (§5)"},
-      {-1, kMaxUnitHp, "unit hp <= max hp (§5, §7)"},
-      {-1, kMaxUnitHp, "giant 40, +5 once for a veteran (§5)"},
-      {-1, int32_t(kUnitStatusNames.size()) - 1, "unit status, -1 none (§11)"},
-      {0, kTokVeteran, "unit flag bits (veteran) (§5)"},
-      {-1, kMaxKills, "own unit's kills (uint8) (§5)"},
-      {-1, kNumUnitTypes - 1, "land unit carried by a boat (§5)"},
-      {-1, kObservedUnitIdMax, "observed unit id 1..2^24 (a 24-bit keyed bijection)"},
-      {-1, T - 1, "own unit's home city centre tile (§8)"},
-  }};
-  d.state_ranges = {{
-      {0, d.turn_limit + 1, "round; the round after the last one ends the game (§12.2)"},
-      {0, P - 1, "player to act (§12.1)"},
-      {0, 1, "game over (§12.2)"},
-      {-1, P - 1, "winner, -1 none (§12.2)"},
-      {0, kI32Max, "observer's stars; no cap (int32) (§3)"},
-      {0, T, "observer's live units, one unit per tile (§5)"},
-      {0, T, "observer's cities (§8)"},
-      {0, income_max, "next turn's star income, clamped at 0 (§3)"},
-      {-1, T - 1, "tile of the city whose level-up is pending (§8.2)"},
-      {-1, kNumRewards - 1, "level-up reward offered (§8.2)"},
-      {-1, kNumRewards - 1, "level-up reward offered (§8.2)"},
-  }};
-  d.action_feature_ranges = {{
-      {0, kNumActionKinds - 1, "action kind (§13)"},
-      {-1, T - 1, "source tile"},
-      {-1, T - 1, "target tile, or relative player 1..P-1 < T"},
-      {-1, T - 1, "city centre tile"},
-      {-1, kNumTechs - 1, "tech (§4)"},
-      {-1, kNumBuildings - 1, "building (§9.2)"},
-      {-1, kNumSpawnable - 1, "spawnable unit type, warrior .. mind bender (§5)"},
-      {-1, kNumRewards - 1, "level-up reward (§8.2)"},
-      {-1, kNumTileActions - 1, "tile action (§9.3)"},
-      {-1, kNumUnitTypes - 1, "unit an upgrade produces (§11)"},
-      {-1, kObservedUnitIdMax, "observed unit id"},
-      {0, kMaxPopulationGain, "population gain (§9.2)"},
-      {-kWhaleStars, std::max(kMaxFixedActionCost, tech_cost_max),
-       "stars: gathering whales pays 10; buildings <= 20, units <= 15, tech 4 + tier * cities (§4, §9)"},
-      {0, kI32Max, "actor's stars; no cap (int32) (§3)"},
-      {0, 1, "affordable"},
-      {-1, 0, "combat previews are off: -1, padding 0"},
-      {-1, 0, "combat previews are off: -1, padding 0"},
-  }};
+  // Each column's range, by its name in layout.hpp. Unexplored tiles and padding rows are
+  // zeros, inside every range.
+  auto& tokens = d.map_token_ranges;
+  tokens[kColExplored] = {0, 1, "0 unexplored, 1 explored (§6)"};
+  tokens[kColTerrain] = {0, kNumTerrains - 1, "terrain (§1.1)"};
+  tokens[kColResource] = {-1, kNumResourceKeys - 1,
+                          "resource, -1 none or hidden: crops, ore, whales need a tech that reveals or acts on them "
+                          "(§1.2, §4)"};
+  tokens[kColBuilding] = {-1, kNumBuildings - 1, "building, -1 none (§9.2)"};
+  tokens[kColBuildingLevel] = {0, kMaxTempleLevel, "temple level 1..5, else 0 (§9.2)"};
+  tokens[kColRoad] = {0, 1, "road (§9.4)"};
+  tokens[kColTerritoryOwner] = {0, P, "relative owner: 0 none, 1 self, 2.. others (§8.3)"};
+  tokens[kColTerritoryCityTile] = {-1, T - 1, "tile of the owning city's centre, -1 none or hidden (§8.3)"};
+  tokens[kColCityOwner] = {0, P, "relative owner of the city (§8)"};
+  tokens[kColCityLevel] = {-1, kMaxCityLevel, "city level, -1 no city; no rule caps it (int8) (§8.1)"};
+  tokens[kColCityPopulation] = {kPopulationMin, kPopulationMax,
+                                "own city's population, may be negative (int16) (§8.1)"};
+  tokens[kColCityFlags] = {0, kCityFlagsMax, "city flag bits (capital, walls, workshop, park, connected)"};
+  tokens[kColCityProduction] = {kPopulationMin, int32_t(std::min<int64_t>(kI32Max, production_max)),
+                                "own city's production: level + workshops + park + customs; a negative "
+                                "population passes through (§3)"};
+  tokens[kColUnitOwner] = {0, P, "relative owner of the unit (§5)"};
+  tokens[kColUnitType] = {-1, kNumUnitTypes - 1, "unit type, -1 none (§5)"};
+  tokens[kColUnitHp] = {-1, kMaxUnitHp, "unit hp <= max hp (§5, §7)"};
+  tokens[kColUnitMaxHp] = {-1, kMaxUnitHp, "giant 40, +5 once for a veteran (§5)"};
+  tokens[kColUnitStatus] = {-1, int32_t(kUnitStatusNames.size()) - 1, "unit status, -1 none (§11)"};
+  tokens[kColUnitFlags] = {0, kTokVeteran, "unit flag bits (veteran) (§5)"};
+  tokens[kColUnitKills] = {-1, kMaxKills, "own unit's kills (uint8) (§5)"};
+  tokens[kColUnitCarriedType] = {-1, kNumUnitTypes - 1, "land unit carried by a boat (§5)"};
+  tokens[kColObservedUnitId] = {-1, kObservedUnitIdMax,
+                                "observed unit id 1..2^24 (a 24-bit keyed bijection)"};
+  tokens[kColUnitHomeCityTile] = {-1, T - 1, "own unit's home city centre tile (§8)"};
+
+  auto& state = d.state_ranges;
+  state[kStTurn] = {0, d.turn_limit + 1, "round; the round after the last one ends the game (§12.2)"};
+  state[kStCurrentPlayer] = {0, P - 1, "player to act (§12.1)"};
+  state[kStGameOver] = {0, 1, "game over (§12.2)"};
+  state[kStWinner] = {-1, P - 1, "winner, -1 none (§12.2)"};
+  state[kStStars] = {0, kI32Max, "observer's stars; no cap (int32) (§3)"};
+  state[kStOwnsUnits] = {0, T, "observer's live units, one unit per tile (§5)"};
+  state[kStOwnCities] = {0, T, "observer's cities (§8)"};
+  state[kStIncome] = {0, income_max, "next turn's star income, clamped at 0 (§3)"};
+  state[kStPendingCity] = {-1, T - 1, "tile of the city whose level-up is pending (§8.2)"};
+  state[kStPendingUpgradeA] = {-1, kNumRewards - 1, "level-up reward offered (§8.2)"};
+  state[kStPendingUpgradeB] = {-1, kNumRewards - 1, "level-up reward offered (§8.2)"};
+
+  auto& features = d.action_feature_ranges;
+  features[kFType] = {0, kNumActionKinds - 1, "action kind (§13)"};
+  features[kFSource] = {-1, T - 1, "source tile"};
+  features[kFTarget] = {-1, T - 1, "target tile, or relative player 1..P-1 < T"};
+  features[kFCity] = {-1, T - 1, "city centre tile"};
+  features[kFTech] = {-1, kNumTechs - 1, "tech (§4)"};
+  features[kFBuilding] = {-1, kNumBuildings - 1, "building (§9.2)"};
+  features[kFSpawnType] = {-1, kNumSpawnable - 1, "spawnable unit type, warrior .. mind bender (§5)"};
+  features[kFUpgrade] = {-1, kNumRewards - 1, "level-up reward (§8.2)"};
+  features[kFTileAction] = {-1, kNumTileActions - 1, "tile action (§9.3)"};
+  features[kFUnitUpgrade] = {-1, kNumUnitTypes - 1, "unit an upgrade produces (§11)"};
+  features[kFUnitId] = {-1, kObservedUnitIdMax, "observed unit id"};
+  features[kFPopulation] = {0, kMaxPopulationGain, "population gain (§9.2)"};
+  features[kFCost] = {-kWhaleStars, std::max(kMaxFixedActionCost, tech_cost_max),
+                      "stars: gathering whales pays 10; buildings <= 20, units <= 15, tech 4 + tier * cities "
+                      "(§4, §9)"};
+  features[kFStarsBefore] = {0, kI32Max, "actor's stars; no cap (int32) (§3)"};
+  features[kFAffordable] = {0, 1, "affordable"};
+  features[kFDamageDealt] = {-1, 0, "combat previews are off: -1, padding 0"};
+  features[kFDamageReceived] = {-1, 0, "combat previews are off: -1, padding 0"};
+  check_every_column(tokens, "map-token");
+  check_every_column(state, "state");
+  check_every_column(features, "action-feature");
   return d;
 }
 

@@ -7,18 +7,11 @@
 #include <cstdint>
 
 #include "../engine/game.hpp"
+#include "layout.hpp"
 
 namespace polyenv {
 
-inline constexpr int kMapTokenFeatures = 23;
-inline constexpr int kStateFeatures = 11;
-inline constexpr int kActionFeatures = 17;
-inline constexpr int kActionArgFeatures = 12;  // applicability of action_features[1..12]
-
-extern const std::array<const char*, kMapTokenFeatures> kMapTokenFeatureNames;
-extern const std::array<const char*, kStateFeatures> kStateFeatureNames;
-extern const std::array<const char*, kActionFeatures> kActionFeatureNames;
-extern const std::array<const char*, kActionArgFeatures> kActionArgMaskNames;
+// The column counts and names of every layout written here: layout.hpp.
 
 // [num_tiles, 23] int32, row-major by tile index. `zero_tiles` (optional, in/out,
 // explored_words() words): bit t set = tile t's token is already all zero in

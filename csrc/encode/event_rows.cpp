@@ -8,15 +8,6 @@
 
 namespace polyenv {
 
-const std::array<const char*, kEventFeatures> kEventFeatureNames = {
-    "round", "turn", "type_id", "flags", "source_index", "target_index", "damage", "hp_before", "hp_after",
-    "actor_player", "actor_tribe", "tile_action_kind", "building_type", "spawn_type", "source_unit_type",
-    "target_unit_type", "source_observed_unit_id", "target_observed_unit_id", "source_unit_hp_before",
-    "source_unit_hp_after", "target_unit_hp_before", "target_unit_hp_after", "unit_upgrade_kind",
-    "upgraded_unit_type", "unit_destroyed", "source_unit_destroyed"};
-const std::array<const char*, kEventAffectedFeatures> kEventAffectedFeatureNames = {
-    "observed_unit_id", "tile_index", "unit_type", "damage", "hp_before", "hp_after", "destroyed", "splash"};
-
 bool is_diplomacy(int type_id) { return type_id == kDeclareWarKind || type_id == kSendStarsKind; }
 
 bool visible_record(const GameState& s, const WorldEvent& e, int observer, int32_t* f, int32_t* affected,

@@ -1,9 +1,13 @@
 // flat.cpp — encode_flat (flat.hpp): the flat float32 features of one batch row,
-// reading the seed-000 columns by their names in layout.hpp.
+// reading the seed-000 columns by their names in layout.hpp; and flat_*_columns, the
+// name and range of every output column, written at the same offsets from the same
+// tables as the encoder.
 #include "flat.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <set>
+#include <stdexcept>
 
 #include "layout.hpp"
 
@@ -12,14 +16,56 @@ namespace polyenv {
 namespace {
 
 static_assert(flat_tile::kCount == 89 && flat_state::kCount == 27 && flat_row::kCount == 42,
-              "polyenv.flat's FLAT_*_FEATURE_NAMES and tests/helpers/flat_reference.py have these lengths");
+              "tests/helpers/flat_reference.py has these lengths");
 
-// Scalings of the flat format (polyenv/flat.py): value / divisor, clipped. The rule-bound
+// Scalings of the flat format: value / divisor, clipped. The rule-bound
 // ones come from rules.hpp; the others are magnitudes chosen to keep typical values in [0, 1].
 constexpr int kCityLevelScale = 10;
 constexpr int kOwnCityScale = 10;  // population and production, clipped to [-1, 1]
 constexpr int kStarsScale = 100, kUnitsScale = 20, kCitiesScale = 10, kIncomeScale = 50;
 constexpr int kPopulationGainScale = 16, kCostScale = 20;
+
+// The scaled columns: (source column, divisor). A scaled token column is named after it.
+struct Scaled {
+  int column;
+  int divisor;
+};
+constexpr std::array<Scaled, flat_tile::kNumScaled> kTileScaled = {{{kColBuildingLevel, kMaxTempleLevel},
+                                                                     {kColCityLevel, kCityLevelScale},
+                                                                     {kColUnitHp, kMaxUnitHp},
+                                                                     {kColUnitMaxHp, kMaxUnitHp},
+                                                                     {kColUnitKills, kVeteranKills}}};
+// Own cities only, clipped to [-1, 1]; named after their token column.
+constexpr std::array<int, 2> kTileOwnCity = {kColCityPopulation, kColCityProduction};
+static_assert(flat_tile::kCityProduction == flat_tile::kCityPopulation + 1);
+// The city centres given as (dx, dy) at kRelative: the territory's city, the unit's home city.
+constexpr std::array<int, 2> kTileRelative = {kColTerritoryCityTile, kColUnitHomeCityTile};
+constexpr std::array<const char*, 2> kTileRelativeNames = {"territory_city", "home_city"};
+static_assert(flat_tile::kPendingCity == flat_tile::kRelative + 2 * int(kTileRelative.size()));
+
+struct NamedScaled {
+  const char* name;
+  int column;
+  int divisor;
+};
+constexpr std::array<NamedScaled, 4> kStateScaled = {{{"stars", kStStars, kStarsScale},
+                                                      {"units", kStOwnsUnits, kUnitsScale},
+                                                      {"cities", kStOwnCities, kCitiesScale},
+                                                      {"income", kStIncome, kIncomeScale}}};
+static_assert(flat_state::kPendingLevelUp == flat_state::kScaled + int(kStateScaled.size()));
+
+// The tile columns of an action row given as (x, y, present): source, target, city.
+constexpr std::array<int, 3> kRowTiles = {kFSource, kFTarget, kFCity};
+constexpr std::array<const char*, 3> kRowTileNames = {"source", "target", "city"};
+static_assert(flat_row::kTargetPlayer == flat_row::kTiles + 3 * int(kRowTiles.size()));
+// Category arguments as (code + 1) / count: (feature column, count); named after the column.
+constexpr std::array<Scaled, 6> kRowArguments = {{{kFTech, kNumTechs},
+                                                  {kFBuilding, kNumBuildings},
+                                                  {kFSpawnType, kNumUnitTypes},
+                                                  {kFUpgrade, kNumRewards},
+                                                  {kFTileAction, kNumTileActions},
+                                                  {kFUnitUpgrade, kNumUnitTypes}}};
+static_assert(flat_row::kPopulationGain == flat_row::kArguments + int(kRowArguments.size()));
 
 inline float clip(double v, double lo, double hi) { return static_cast<float>(std::min(std::max(v, lo), hi)); }
 inline float clipf(float v, float lo, float hi) { return std::min(std::max(v, lo), hi); }
@@ -55,24 +101,22 @@ void encode_tile(const int32_t* t, int tile, const FlatShape& s, float* o) {
   o[kTerritoryOther] = t[kColTerritoryOwner] >= 2;
   o[kCityOther] = t[kColCityOwner] >= 2;
   o[kUnitOther] = t[kColUnitOwner] >= 2;
-  const int32_t city_bits[kNumCityBits] = {kTokCapital, kTokWalls, kTokWorkshop, kTokPark, kTokConnected};
-  for (int k = 0; k < kNumCityBits; ++k) o[kCityBits + k] = (t[kColCityFlags] & city_bits[k]) != 0;
-  o[kVeteran] = (t[kColUnitFlags] & kTokVeteran) != 0;
-  const int scaled[kNumScaled][2] = {{kColBuildingLevel, kMaxTempleLevel}, {kColCityLevel, kCityLevelScale},
-                                     {kColUnitHp, kMaxUnitHp}, {kColUnitMaxHp, kMaxUnitHp},
-                                     {kColUnitKills, kVeteranKills}};
+  for (int k = 0; k < kNumCityBits; ++k) o[kCityBits + k] = (t[kColCityFlags] & kCityTokenFlags[size_t(k)].bit) != 0;
+  for (int k = 0; k < kNumUnitBits; ++k) o[kVeteran + k] = (t[kColUnitFlags] & kUnitTokenFlags[size_t(k)].bit) != 0;
   for (int k = 0; k < kNumScaled; ++k) {
-    o[kScaled + k] = clipf(static_cast<float>(t[scaled[k][0]]) * static_cast<float>(1.0 / scaled[k][1]), 0.f, 1.f);
+    const Scaled& c = kTileScaled[size_t(k)];
+    o[kScaled + k] = clipf(static_cast<float>(t[c.column]) * static_cast<float>(1.0 / c.divisor), 0.f, 1.f);
   }
   if (t[kColCityOwner] == 1) {  // the observer's city: population and production
-    o[kCityPopulation] = clipf(static_cast<float>(t[kColCityPopulation]) * (1.f / kOwnCityScale), -1.f, 1.f);
-    o[kCityProduction] = clipf(static_cast<float>(t[kColCityProduction]) * (1.f / kOwnCityScale), -1.f, 1.f);
+    for (int k = 0; k < int(kTileOwnCity.size()); ++k) {
+      const float v = static_cast<float>(t[kTileOwnCity[size_t(k)]]);
+      o[kCityPopulation + k] = clipf(v * (1.f / kOwnCityScale), -1.f, 1.f);
+    }
   }
   const double scale = inverse(std::max(s.map_size - 1, 1));
   const int x = tile / s.map_size, y = tile % s.map_size;
-  const int cities[2] = {kColTerritoryCityTile, kColUnitHomeCityTile};
-  for (int k = 0; k < 2; ++k) {
-    const int32_t c = t[cities[k]];
+  for (int k = 0; k < int(kTileRelative.size()); ++k) {
+    const int32_t c = t[kTileRelative[size_t(k)]];
     if (c >= 0) {
       o[kRelative + 2 * k] = static_cast<float>((c / s.map_size - x) * scale);
       o[kRelative + 2 * k + 1] = static_cast<float>((c % s.map_size - y) * scale);
@@ -91,9 +135,10 @@ void encode_scalars(const int32_t* st, int32_t observer, const FlatShape& s, flo
   o[kGameOver] = st[kStGameOver] != 0;
   o[kWon] = st[kStWinner] == observer;
   o[kLost] = st[kStWinner] >= 0 && st[kStWinner] != observer;
-  const int scaled[4][2] = {{kStStars, kStarsScale}, {kStOwnsUnits, kUnitsScale}, {kStOwnCities, kCitiesScale},
-                            {kStIncome, kIncomeScale}};
-  for (int k = 0; k < 4; ++k) o[kScaled + k] = clip(st[scaled[k][0]] * inverse(scaled[k][1]), 0, 1);
+  for (int k = 0; k < int(kStateScaled.size()); ++k) {
+    const NamedScaled& c = kStateScaled[size_t(k)];
+    o[kScaled + k] = clip(st[c.column] * inverse(c.divisor), 0, 1);
+  }
   o[kPendingLevelUp] = st[kStPendingCity] >= 0;
   if (st[kStPendingUpgradeA] >= 0 && st[kStPendingUpgradeA] < kNumRewards) o[kUpgradeA + st[kStPendingUpgradeA]] = 1;
   if (st[kStPendingUpgradeB] >= 0 && st[kStPendingUpgradeB] < kNumRewards) o[kUpgradeB + st[kStPendingUpgradeB]] = 1;
@@ -106,10 +151,9 @@ void encode_row(const int32_t* a, const FlatShape& s, float* o) {
   if (kind >= 0 && kind < kNumActionKinds) o[kKind + kind] = 1;
   const bool player_target = kind == kDeclareWarKind || kind == kSendStarsKind;  // target_index is a player
   const double scale = inverse(std::max(s.map_size - 1, 1));
-  const int tiles[3] = {kFSource, kFTarget, kFCity};
-  for (int w = 0; w < 3; ++w) {
-    const int32_t tile = a[tiles[w]];
-    if (tile < 0 || (tiles[w] == kFTarget && player_target)) continue;
+  for (int w = 0; w < int(kRowTiles.size()); ++w) {
+    const int32_t tile = a[kRowTiles[size_t(w)]];
+    if (tile < 0 || (kRowTiles[size_t(w)] == kFTarget && player_target)) continue;
     o[kTiles + 3 * w] = static_cast<float>((tile / s.map_size) * scale);
     o[kTiles + 3 * w + 1] = static_cast<float>((tile % s.map_size) * scale);
     o[kTiles + 3 * w + 2] = 1;
@@ -118,18 +162,107 @@ void encode_row(const int32_t* a, const FlatShape& s, float* o) {
     o[kTargetPlayer] = static_cast<float>(a[kFTarget] / as_f32(std::max(s.num_players - 1, 1)));
   }
   // Category arguments as (code + 1) / count: 0 means none (-1).
-  const int arguments[6][2] = {{kFTech, kNumTechs},         {kFBuilding, kNumBuildings},
-                               {kFSpawnType, kNumUnitTypes},  {kFUpgrade, kNumRewards},
-                               {kFTileAction, kNumTileActions}, {kFUnitUpgrade, kNumUnitTypes}};
-  for (int k = 0; k < 6; ++k) {
-    o[kArguments + k] = static_cast<float>((a[arguments[k][0]] + 1) * inverse(arguments[k][1]));
+  for (int k = 0; k < int(kRowArguments.size()); ++k) {
+    const Scaled& c = kRowArguments[size_t(k)];
+    o[kArguments + k] = static_cast<float>((a[c.column] + 1) * inverse(c.divisor));
   }
   o[kPopulationGain] = clip(a[kFPopulation] / as_f32(kPopulationGainScale), 0, 1);
   o[kCost] = clip(a[kFCost] / as_f32(kCostScale), -1, 1);
   o[kAffordable] = a[kFAffordable] != 0;
 }
 
+// Checks that every column of a block was named once.
+template <size_t N>
+std::array<FlatColumn, N> checked(std::array<FlatColumn, N> c, const char* block) {
+  std::set<std::string> seen;
+  for (const FlatColumn& col : c) {
+    if (col.name.empty() || !seen.insert(col.name).second) {
+      throw std::logic_error(std::string("flat layout: a ") + block + " column is unnamed or named twice");
+    }
+  }
+  return c;
+}
+
 }  // namespace
+
+std::array<FlatColumn, flat_tile::kCount> flat_tile_columns() {
+  using namespace flat_tile;
+  std::array<FlatColumn, kCount> c{};
+  auto one_hot = [&](int first, const char* prefix, int code, const char* name) {
+    c[size_t(first + code)] = {std::string(prefix) + "_" + name};
+  };
+  c[kExplored] = {"explored"};
+  for (int k = 0; k < kNumTerrains; ++k) one_hot(kTerrain, "terrain", k, kTerrainNames[size_t(k)]);
+  for (int code = 0; code < kNumResourceKeys; ++code) {
+    const int col = resource_column(code);  // code 4 is unused: no column
+    if (col >= 0) c[size_t(col)] = {std::string("resource_") + kResourceNames[size_t(code)]};
+  }
+  for (int k = 0; k < kNumBuildings; ++k) one_hot(kBuilding, "building", k, kBuildings[size_t(k)].name);
+  c[kRoad] = {"road"};
+  c[kTerritoryOwn] = {"territory_own"};
+  c[kCityOwn] = {"city_own"};
+  c[kUnitOwn] = {"unit_own"};
+  for (int k = 0; k < kNumUnitTypes; ++k) one_hot(kUnitType, "unit", k, kUnits[size_t(k)].name);
+  for (int k = 0; k < kNumStatuses; ++k) one_hot(kUnitStatus, "unit_status", k, kUnitStatusNames[size_t(k)]);
+  for (int k = 0; k < kNumUnitTypes; ++k) one_hot(kCarried, "carried", k, kUnits[size_t(k)].name);
+  c[kTerritoryOther] = {"territory_other"};
+  c[kCityOther] = {"city_other"};
+  c[kUnitOther] = {"unit_other"};
+  for (int k = 0; k < kNumCityBits; ++k) one_hot(kCityBits, "city", k, kCityTokenFlags[size_t(k)].name);
+  for (int k = 0; k < kNumUnitBits; ++k) one_hot(kVeteran, "unit", k, kUnitTokenFlags[size_t(k)].name);
+  for (int k = 0; k < kNumScaled; ++k) {
+    c[size_t(kScaled + k)] = {kMapTokenFeatureNames[size_t(kTileScaled[size_t(k)].column)]};
+  }
+  for (int k = 0; k < int(kTileOwnCity.size()); ++k) {
+    c[size_t(kCityPopulation + k)] = {kMapTokenFeatureNames[size_t(kTileOwnCity[size_t(k)])], -1};
+  }
+  for (int k = 0; k < int(kTileRelative.size()); ++k) {
+    c[size_t(kRelative + 2 * k)] = {std::string(kTileRelativeNames[size_t(k)]) + "_dx", -1};
+    c[size_t(kRelative + 2 * k + 1)] = {std::string(kTileRelativeNames[size_t(k)]) + "_dy", -1};
+  }
+  c[kPendingCity] = {"pending_city"};
+  return checked(std::move(c), "tile");
+}
+
+std::array<FlatColumn, flat_state::kCount> flat_state_columns() {
+  using namespace flat_state;
+  std::array<FlatColumn, kCount> c{};
+  c[kTurnProgress] = {"turn_progress"};
+  c[kMyTurn] = {"my_turn"};
+  c[kCurrentRelative] = {"current_player_relative"};
+  c[kGameOver] = {"game_over"};
+  c[kWon] = {"won"};
+  c[kLost] = {"lost"};
+  for (int k = 0; k < int(kStateScaled.size()); ++k) c[size_t(kScaled + k)] = {kStateScaled[size_t(k)].name};
+  c[kPendingLevelUp] = {"pending_level_up"};
+  for (int k = 0; k < kNumRewards; ++k) {
+    c[size_t(kUpgradeA + k)] = {std::string("upgrade_a_") + kRewardNames[size_t(k)]};
+    c[size_t(kUpgradeB + k)] = {std::string("upgrade_b_") + kRewardNames[size_t(k)]};
+  }
+  return checked(std::move(c), "state");
+}
+
+std::array<FlatColumn, flat_row::kCount> flat_row_columns() {
+  using namespace flat_row;
+  std::array<FlatColumn, kCount> c{};
+  for (int k = 0; k < kNumActionKinds; ++k) {
+    c[size_t(kKind + k)] = {std::string("kind_") + kActionKindNames[size_t(k)]};
+  }
+  for (int w = 0; w < int(kRowTiles.size()); ++w) {
+    const std::string tile = kRowTileNames[size_t(w)];
+    c[size_t(kTiles + 3 * w)] = {tile + "_x"};
+    c[size_t(kTiles + 3 * w + 1)] = {tile + "_y"};
+    c[size_t(kTiles + 3 * w + 2)] = {tile + "_present"};
+  }
+  c[kTargetPlayer] = {"target_player_relative"};
+  for (int k = 0; k < int(kRowArguments.size()); ++k) {
+    c[size_t(kArguments + k)] = {kActionFeatureNames[size_t(kRowArguments[size_t(k)].column)]};
+  }
+  c[kPopulationGain] = {"population_gain"};
+  c[kCost] = {"cost", -1};
+  c[kAffordable] = {"affordable"};
+  return checked(std::move(c), "action");
+}
 
 void encode_flat(const int32_t* tokens, const int32_t* state, int32_t observer, const int32_t* action_features,
                  int32_t legal_count, const FlatShape& s, float* out) {

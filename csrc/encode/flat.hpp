@@ -1,12 +1,15 @@
 // flat.hpp — the flat observation (polyenv/flat.py, observation_format="flat"): the
 // seed-000 int32 layouts of one batch row (map tokens, state, action features) turned
-// into small float32 features. polyenv.flat owns the feature names
-// (FLAT_*_FEATURE_NAMES); this is their order. tests/helpers/flat_reference.py is a NumPy
-// version of the same encoding that the tests compare against bit for bit, so the
-// arithmetic follows NumPy's type promotion there: float32 products for map-token
-// scalings, double elsewhere, rounded to float32 once.
+// into small float32 features. This header and flat.cpp own the flat layout: the column
+// offsets below, and the name and range of every column (flat_*_columns, exported as
+// _core.FLAT_LAYOUT, which polyenv.flat's FLAT_*_FEATURE_NAMES and bounds read).
+// tests/helpers/flat_reference.py is a NumPy version of the same encoding that the tests
+// compare against bit for bit, so the arithmetic follows NumPy's type promotion there:
+// float32 products for map-token scalings, double elsewhere, rounded to float32 once.
 #pragma once
+#include <array>
 #include <cstdint>
+#include <string>
 
 #include "encode.hpp"
 
@@ -30,10 +33,11 @@ inline constexpr int kCarried = kUnitStatus + kNumStatuses;  // one-hot, kNumUni
 inline constexpr int kTerritoryOther = kCarried + kNumUnitTypes;
 inline constexpr int kCityOther = kTerritoryOther + 1;
 inline constexpr int kUnitOther = kCityOther + 1;
-inline constexpr int kCityBits = kUnitOther + 1;            // 5 city flags, then the veteran flag
-inline constexpr int kNumCityBits = 5;
-inline constexpr int kVeteran = kCityBits + kNumCityBits;
-inline constexpr int kScaled = kVeteran + 1;                // building level, city level, hp, max hp, kills
+inline constexpr int kCityBits = kUnitOther + 1;            // the city flags (kCityTokenFlags)
+inline constexpr int kNumCityBits = int(kCityTokenFlags.size());
+inline constexpr int kVeteran = kCityBits + kNumCityBits;   // the unit flags (kUnitTokenFlags: veteran)
+inline constexpr int kNumUnitBits = int(kUnitTokenFlags.size());
+inline constexpr int kScaled = kVeteran + kNumUnitBits;     // building level, city level, hp, max hp, kills
 inline constexpr int kNumScaled = 5;
 inline constexpr int kCityPopulation = kScaled + kNumScaled;  // own cities only
 inline constexpr int kCityProduction = kCityPopulation + 1;
@@ -64,6 +68,17 @@ inline constexpr int kCost = kPopulationGain + 1;
 inline constexpr int kAffordable = kCost + 1;
 inline constexpr int kCount = kAffordable + 1;
 }  // namespace flat_row
+
+// One output column: its name (FLAT_TILE_FEATURE_NAMES, FLAT_STATE_FEATURE_NAMES,
+// FLAT_ACTION_FEATURE_NAMES) and its range [low, 1] (low 0, or -1 for a signed column).
+struct FlatColumn {
+  std::string name;
+  int low = 0;
+};
+// The columns of one tile, of the scalars and of one action row, in column order.
+std::array<FlatColumn, flat_tile::kCount> flat_tile_columns();
+std::array<FlatColumn, flat_state::kCount> flat_state_columns();
+std::array<FlatColumn, flat_row::kCount> flat_row_columns();
 
 struct FlatShape {
   int map_size, num_players, turn_limit, rows;  // rows 0: global action mode

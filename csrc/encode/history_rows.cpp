@@ -6,12 +6,6 @@
 
 namespace polyenv {
 
-const std::array<const char*, kHistoryFeatures> kHistoryFeatureNames = {
-    "event_type",       "actor_player",     "actor_tribe",
-    "visibility_flags", "source_index",     "target_index",
-    "source_unit_type", "target_unit_type", "source_observed_unit_id",
-    "target_observed_unit_id", "detail_kind", "detail_value"};
-
 namespace {
 
 // detail_kind and the record column holding its value, by event type.

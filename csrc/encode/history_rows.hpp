@@ -12,18 +12,27 @@
 #include <cstdint>
 
 #include "../engine/events.hpp"
+#include "layout.hpp"
 
 namespace polyenv {
 
-inline constexpr int kHistoryFeatures = 12;
-inline constexpr int kMaxHistory = 1024;
-extern const std::array<const char*, kHistoryFeatures> kHistoryFeatureNames;
+// The column table of a row (VISIBLE_ACTION_HISTORY_FEATURE_NAMES): X(column id, "exported
+// name") in column order, generating the column enum, the count and the exported names
+// (layout.hpp explains).
+#define POLYENV_HISTORY_COLUMNS(X)                                                                              \
+  X(kHEventType, "event_type") X(kHActorPlayer, "actor_player") X(kHActorTribe, "actor_tribe")                 \
+  X(kHVisibility, "visibility_flags") X(kHSourceIndex, "source_index") X(kHTargetIndex, "target_index")        \
+  X(kHSourceUnitType, "source_unit_type") X(kHTargetUnitType, "target_unit_type")                              \
+  X(kHSourceObservedId, "source_observed_unit_id") X(kHTargetObservedId, "target_observed_unit_id")            \
+  X(kHDetailKind, "detail_kind") X(kHDetailValue, "detail_value")
 
-// Columns of a row (kHistoryFeatureNames order).
-enum HistoryColumn : int {
-  kHEventType, kHActorPlayer, kHActorTribe, kHVisibility, kHSourceIndex, kHTargetIndex, kHSourceUnitType,
-  kHTargetUnitType, kHSourceObservedId, kHTargetObservedId, kHDetailKind, kHDetailValue,
-};
+enum HistoryColumn : int { POLYENV_HISTORY_COLUMNS(POLYENV_COLUMN_ID) kNumHistoryCols };
+inline constexpr int kHistoryFeatures = kNumHistoryCols;
+static_assert(kHistoryFeatures == 12, "the width of SelfPlayPool's visible_action_history rows");
+inline constexpr std::array<const char*, kHistoryFeatures> kHistoryFeatureNames = {
+    POLYENV_HISTORY_COLUMNS(POLYENV_COLUMN_NAME)};
+inline constexpr int kMaxHistory = 1024;
+
 // visibility_flags: how the observer saw the action, plus the visible EventFlag bits shifted left by 3.
 enum HistoryVisibility : int32_t { kHistOwnAction = 1, kHistSourceSeen = 2, kHistTargetSeen = 4, kHistEventFlagShift = 3 };
 // detail_kind: what detail_value holds (a function of event_type only; the value is -1 when hidden).

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "../encode/encode.hpp"
+#include "../encode/layout.hpp"
 
 namespace polyenv {
 
@@ -396,10 +397,10 @@ void AzNet::forward(int map_size, const int32_t* tokens, const int32_t* state, c
     const int32_t* f = features + size_t(i) * kActionFeatures;
     float* r = sc.row.data();
     embed(f, row_cat_, row_embed_.data(), row_num_, row_num_w_.data(), rg, R, r);
-    const int32_t source = f[1], target = f[2];
+    const int32_t source = f[kFSource], target = f[kFTarget];
     if (source >= 0 && source < T) axpy_layer(h + size_t(source) * size_t(D), D, row_src_w_.data(), R, r);
     const bool player_target =
-        std::find(player_target_kinds_.begin(), player_target_kinds_.end(), f[0]) != player_target_kinds_.end();
+        std::find(player_target_kinds_.begin(), player_target_kinds_.end(), f[kFType]) != player_target_kinds_.end();
     if (!player_target && target >= 0 && target < T) {
       axpy_layer(h + size_t(target) * size_t(D), D, row_tgt_w_.data(), R, r);
     }

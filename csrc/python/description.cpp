@@ -20,6 +20,13 @@ py::dict columns(const Names& names) {
 }
 
 template <size_t N>
+py::dict flags(const std::array<TokenFlag, N>& table) {
+  py::dict d;
+  for (const TokenFlag& f : table) d[py::str(f.name)] = int(f.bit);
+  return d;
+}
+
+template <size_t N>
 py::tuple bounds(const std::array<ColumnRange, N>& ranges) {
   auto low = new_array<int32_t>({py::ssize_t(N)}), high = new_array<int32_t>({py::ssize_t(N)});
   for (size_t i = 0; i < N; ++i) {
@@ -44,7 +51,7 @@ void init_description(py::module_& m) {
         "Raises ValueError unless 2 <= players <= 16 (the engine's one player-count rule).");
 
   using D = GameDescription;
-  // The column-name tuples init_constants exported (one table of names, in encode/names.cpp).
+  // The column-name tuples init_constants exported (generated from the column tables of encode/layout.hpp).
   const py::tuple tokens = m.attr("MAP_TOKEN_FEATURE_NAMES"), state = m.attr("STATE_FEATURE_NAMES"),
                   features = m.attr("ACTION_FEATURE_NAMES"), arg_mask = m.attr("ACTION_ARG_MASK_NAMES");
   py::class_<D> cls(m, "GameDescription",
@@ -97,17 +104,10 @@ void init_description(py::module_& m) {
                              "{state column name: index}.")
       .def_property_readonly("action_feature_columns", [](const D&) { return columns(kActionFeatureNames); },
                              "{action-feature column name: index}.")
-      .def_property_readonly("city_flags", [](const D&) {
-        py::dict d;
-        d["capital"] = int(kTokCapital); d["walls"] = int(kTokWalls); d["workshop"] = int(kTokWorkshop);
-        d["park"] = int(kTokPark); d["connected"] = int(kTokConnected);
-        return d;
-      }, "{flag: bit} of the city_flags map-token column.")
-      .def_property_readonly("unit_flags", [](const D&) {
-        py::dict d;
-        d["veteran"] = int(kTokVeteran);
-        return d;
-      }, "{flag: bit} of the unit_flags map-token column.")
+      .def_property_readonly("city_flags", [](const D&) { return flags(kCityTokenFlags); },
+                             "{flag: bit} of the city_flags map-token column.")
+      .def_property_readonly("unit_flags", [](const D&) { return flags(kUnitTokenFlags); },
+                             "{flag: bit} of the unit_flags map-token column.")
       .def_property_readonly("map_token_bounds", [](const D& d) { return bounds(d.map_token_ranges); },
                              "(low, high) int32 [23]: the value range of every map-token column.")
       .def_property_readonly("state_bounds", [](const D& d) { return bounds(d.state_ranges); },

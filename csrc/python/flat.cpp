@@ -24,10 +24,21 @@ py::array_t<T> checked(const py::handle& obj, const char* name, bool writable) {
   return py::reinterpret_borrow<py::array_t<T>>(a);
 }
 
+template <size_t N>
+py::tuple columns(const std::array<FlatColumn, N>& cols) {
+  py::tuple t(N);
+  for (size_t i = 0; i < N; ++i) t[i] = py::make_tuple(cols[i].name, cols[i].low);
+  return t;
+}
+
 }  // namespace
 
 void init_flat(py::module_& m) {
-  m.attr("FLAT_LAYOUT") = py::make_tuple(flat_tile::kCount, flat_state::kCount, flat_row::kCount);
+  py::dict layout;  // encode/flat.hpp's columns, in order: what polyenv.flat names and bounds
+  layout["tile"] = columns(flat_tile_columns());
+  layout["state"] = columns(flat_state_columns());
+  layout["action"] = columns(flat_row_columns());
+  m.attr("FLAT_LAYOUT") = layout;
   m.def(
       "encode_flat",
       [](const py::handle& tokens_obj, const py::handle& state_obj, const py::handle& observer_obj,

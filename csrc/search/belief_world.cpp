@@ -40,7 +40,7 @@ std::string check_visible_rows(const int32_t* obs, const int32_t* particle, int 
   }
   for (int t = 0; t < tiles; ++t) {
     const int32_t* p = particle + size_t(t) * F;
-    if (p[0] == 0 && std::all_of(p, p + F, [](int32_t v) { return v == 0; })) {
+    if (p[kColExplored] == 0 && std::all_of(p, p + F, [](int32_t v) { return v == 0; })) {
       return at_tile(t) + "a hidden row (column 0 = 0) is still the observation's all-zero fog row: every hidden "
              "row must be filled with a hypothesis of what is there (polyenv.selfplay.beliefs."
              "empty_world_completion(map_tokens, request=..., pool=...) fills them with a baseline)";

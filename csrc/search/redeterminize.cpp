@@ -4,6 +4,7 @@
 #include "redeterminize.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include "../encode/encode.hpp"
@@ -15,10 +16,18 @@ namespace {
 
 constexpr int F = kMapTokenFeatures;
 constexpr int32_t kSelf = 1;  // relative owner code of the observer itself
-// The unit columns (kColUnitOwner..kColUnitHomeCityTile) of a tile without a unit.
+// The unit columns (kColUnitOwner..kColUnitHomeCityTile) of a tile without a unit: the owner
+// and the flags 0, the others -1 (as the token writer leaves them).
 constexpr int kUnitCols = kColUnitHomeCityTile - kColUnitOwner + 1;
-constexpr int32_t kNoUnitCols[kUnitCols] = {0, -1, -1, -1, -1, 0, -1, -1, -1, -1};
-static_assert(kColUnitFlags - kColUnitOwner == 5, "kNoUnitCols: unit_flags is the one 0 after the owner");
+constexpr std::array<int32_t, kUnitCols> kNoUnitCols = [] {
+  std::array<int32_t, kUnitCols> c{};
+  for (int col : {kColUnitType, kColUnitHp, kColUnitMaxHp, kColUnitStatus, kColUnitKills, kColUnitCarriedType,
+                  kColObservedUnitId, kColUnitHomeCityTile}) {
+    c[size_t(col - kColUnitOwner)] = -1;
+  }
+  return c;
+}();
+static_assert(kColUnitOwner < kColUnitFlags && kColUnitFlags < kColUnitHomeCityTile);
 
 uint64_t mix(uint64_t a, uint64_t b) {
   uint64_t x = a ^ (b * 0x9E3779B97F4A7C15ull);
@@ -105,7 +114,7 @@ void merge_tokens(GameState& w, GameState& sim, int q, int a, Scratch& sc) {
     int32_t* o = out + size_t(t) * F;
     // Units of players eliminated in the simulation leave q's hypothesis too.
     if (o[kColUnitOwner] != 0 && !sim.players[size_t((q + o[kColUnitOwner] - 1) % sim.num_players)].alive) {
-      std::copy_n(kNoUnitCols, kUnitCols, o + kColUnitOwner);
+      std::copy_n(kNoUnitCols.begin(), kUnitCols, o + kColUnitOwner);
     }
     const int32_t home = o[kColUnitHomeCityTile];
     if (o[kColUnitOwner] == kSelf && home >= 0 && !is_city_of(out + size_t(home) * F, kSelf)) {

@@ -24,9 +24,14 @@ import torch
 from torch import nn
 
 from .. import az_network as spec
+from ..description import game_description
 
 __all__ = ["AzNet", "load_weights", "segment_log_softmax", "pack_rows", "distance_fields", "distance_steps",
            "neighbour_means"]
+
+# The action-feature columns the pointer head reads (the engine's layout: polyenv.GameDescription).
+_F = game_description().action_feature_columns
+_KIND, _SOURCE, _TARGET = _F["type_id"], _F["source_index"], _F["target_index"]
 
 
 def _categories(cats) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, int]:
@@ -197,9 +202,9 @@ class AzNet(nn.Module):
         g = torch.relu(self.glob2(g))                                        # [N, G]
         values = torch.tanh(self.value2(torch.relu(self.value1(g))))         # [N, 16]
 
-        src, tgt = feats[:, 1], feats[:, 2]
+        src, tgt = feats[:, _SOURCE], feats[:, _TARGET]
         on_src = (src >= 0) & (src < T)
-        on_tgt = (tgt >= 0) & (tgt < T) & ~torch.isin(feats[:, 0], self.player_kinds)
+        on_tgt = (tgt >= 0) & (tgt < T) & ~torch.isin(feats[:, _KIND], self.player_kinds)
         flat_h = h.reshape(N * T, -1)
         h_src = flat_h[position * T + src.clamp(0, T - 1)] * on_src.unsqueeze(-1)
         h_tgt = flat_h[position * T + tgt.clamp(0, T - 1)] * on_tgt.unsqueeze(-1)

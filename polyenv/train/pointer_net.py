@@ -21,6 +21,7 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
+from .. import _core
 from .policies import PointerHead, TribesRowsExtractor
 
 __all__ = ["PointerActorCritic", "OBSERVATION_KEYS", "save_checkpoint", "load_checkpoint", "CHECKPOINT_FORMAT"]
@@ -34,9 +35,9 @@ OBSERVATION_KEYS = ("map_tokens", "state", "action_features", "action_mask")
 def _space(num_tiles: int, num_rows: int) -> spaces.Dict:
     big = 2**31 - 1
     return spaces.Dict({
-        "map_tokens": spaces.Box(-big, big, (num_tiles, 23), np.int32),
-        "state": spaces.Box(-big, big, (11,), np.int32),
-        "action_features": spaces.Box(-big, big, (num_rows, 17), np.int32),
+        "map_tokens": spaces.Box(-big, big, (num_tiles, len(_core.MAP_TOKEN_FEATURE_NAMES)), np.int32),
+        "state": spaces.Box(-big, big, (len(_core.STATE_FEATURE_NAMES),), np.int32),
+        "action_features": spaces.Box(-big, big, (num_rows, len(_core.ACTION_FEATURE_NAMES)), np.int32),
         "action_mask": spaces.Box(0, 1, (num_rows,), np.uint8),
     })
 

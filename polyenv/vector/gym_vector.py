@@ -340,7 +340,7 @@ class TribesVectorEnv(VectorEnv):
         n = done.size
         tokens, state = batch["final_map_tokens"][done], batch["final_state"][done]
         if self._flat is not None:
-            no_rows = np.zeros((n, self.max_actions, 17), np.int32)
+            no_rows = np.zeros((n, self.max_actions, len(_core.ACTION_FEATURE_NAMES)), np.int32)
             rows = {"observation": self._flat.encode(tokens, state, self._observers(state), no_rows,
                                                      np.zeros(n, np.int32)),
                     "action_mask": np.zeros((n, self.single_action_space.n), np.int8)}
@@ -350,7 +350,8 @@ class TribesVectorEnv(VectorEnv):
         else:
             rows = {"map_tokens": tokens, "state": state, "action_mask": np.zeros((n, self.max_actions), np.int8),
                     "action_id": np.full((n, self.max_actions), -1, np.int32),
-                    "action_features": np.zeros((n, self.max_actions, 17), np.int32)}
+                    "action_features": np.zeros((n, self.max_actions, len(_core.ACTION_FEATURE_NAMES)),
+                                                np.int32)}
         return _core.row_objects(rows, done, self.num_envs)
 
     def _info_arrays(self, batch: dict) -> dict:

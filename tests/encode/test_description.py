@@ -161,3 +161,49 @@ def test_environments_expose_the_description_of_their_games():
         assert np.array_equal(e.description.state_bounds[0], game_description(map_size=e.description.map_size,
                                                                               players=e.description.num_players)
                               .state_bounds[0])
+
+
+# The exported column names in order: part of the observation contract (every layout's names are
+# generated from its column table in csrc/encode/; a change there must show up here as a reviewed diff).
+EXPORTED_NAMES = {
+    "MAP_TOKEN_FEATURE_NAMES": (
+        "explored", "terrain", "resource", "building", "building_level", "road", "territory_owner",
+        "territory_city_tile", "city_owner", "city_level", "city_population", "city_flags", "city_production",
+        "unit_owner", "unit_type", "unit_hp", "unit_max_hp", "unit_status", "unit_flags", "unit_kills",
+        "unit_carried_type", "observed_unit_id", "unit_home_city_tile",
+    ),
+    "STATE_FEATURE_NAMES": (
+        "turn", "current_player", "game_over", "winner", "player_stars", "owns_units", "own_cities",
+        "next_turn_star_income", "pending_city_id", "pending_upgrade_a", "pending_upgrade_b",
+    ),
+    "ACTION_FEATURE_NAMES": (
+        "type_id", "source_index", "target_index", "city", "tech", "building", "spawn_type", "upgrade", "tile_action",
+        "unit_upgrade", "unit_id", "population_gain", "cost_stars", "stars_before", "affordable", "damage_dealt",
+        "damage_received",
+    ),
+    "ACTION_ARG_MASK_NAMES": (
+        "source_index", "target_index", "city", "tech", "building", "spawn_type", "upgrade", "tile_action",
+        "unit_upgrade", "unit_id", "population_gain", "cost_stars",
+    ),
+    "VISIBLE_EVENT_FEATURE_NAMES": (
+        "round", "turn", "type_id", "flags", "source_index", "target_index", "damage", "hp_before", "hp_after",
+        "actor_player", "actor_tribe", "tile_action_kind", "building_type", "spawn_type", "source_unit_type",
+        "target_unit_type", "source_observed_unit_id", "target_observed_unit_id", "source_unit_hp_before",
+        "source_unit_hp_after", "target_unit_hp_before", "target_unit_hp_after", "unit_upgrade_kind",
+        "upgraded_unit_type", "unit_destroyed", "source_unit_destroyed",
+    ),
+    "VISIBLE_EVENT_AFFECTED_FEATURE_NAMES": (
+        "observed_unit_id", "tile_index", "unit_type", "damage", "hp_before", "hp_after", "destroyed", "splash",
+    ),
+    "VISIBLE_ACTION_HISTORY_FEATURE_NAMES": (
+        "event_type", "actor_player", "actor_tribe", "visibility_flags", "source_index", "target_index",
+        "source_unit_type", "target_unit_type", "source_observed_unit_id", "target_observed_unit_id", "detail_kind",
+        "detail_value",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPORTED_NAMES))
+def test_exported_column_names_are_the_contract(name):
+    assert getattr(polyenv, name) == EXPORTED_NAMES[name]
+

@@ -7,6 +7,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
 
 import polyenv  # noqa: F401  (registers polyenv/Tribes-v0)
+import flat_reference
 from flat_reference import ReferenceFlatEncoder
 from polyenv.envs.gym_env import TribesEnv
 from polyenv.flat import FLAT_ACTION_FEATURE_NAMES, FLAT_STATE_FEATURE_NAMES, FLAT_TILE_FEATURE_NAMES, FlatEncoder
@@ -26,6 +27,16 @@ def test_feature_names_cover_the_vector_and_bounds_hold():
     assert len(set(names)) == len(names) and names[0] == "tile0.explored" and names[-1] == "row15.affordable"
     low, high = enc.bounds()
     assert low.min() == -1 and high.max() == 1
+
+
+def test_names_and_bounds_match_the_numpy_reference():
+    assert FLAT_TILE_FEATURE_NAMES == flat_reference.FLAT_TILE_FEATURE_NAMES
+    assert FLAT_STATE_FEATURE_NAMES == flat_reference.FLAT_STATE_FEATURE_NAMES
+    assert FLAT_ACTION_FEATURE_NAMES == flat_reference.FLAT_ACTION_FEATURE_NAMES
+    for args in ((8, 2, 30, 16), (11, 4, 50, 0)):
+        native, reference = FlatEncoder(*args).bounds(), ReferenceFlatEncoder(*args).bounds()
+        for a, b in zip(native, reference):
+            assert a.dtype == b.dtype == np.float32 and np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("players,map_size,rows", [(2, 8, 24), (4, 11, 0), (16, 16, 64)])
