@@ -26,7 +26,7 @@ def test_every_entry_point_rejects_fewer_than_two(players):
 def test_the_native_layer_checks_too():
     """No Python pre-check to forget: the native constructors reject one player themselves."""
     with pytest.raises(ValueError, match="2 to 16 players"):
-        _core.Game.blank(8, [2], 0, 0, -1, 0, True, False)
+        _core.Game.blank(8, [2], 0, -1, False, 0, 0, True)
     with pytest.raises(ValueError, match="2 to 16 players"):
         _core.Game.generated(8, [2], 0, -1, False, True, 0)
     with pytest.raises(ValueError, match="2 to 16 players"):
