@@ -12,9 +12,9 @@ namespace polyenv {
 namespace {
 
 static_assert(flat_tile::kCount == 89 && flat_state::kCount == 27 && flat_row::kCount == 42,
-              "polyenv.flat's FLAT_*_FEATURE_NAMES and tests/helpers/flat_reference.py have these lengths");
+              "polyenv.envs.flat's FLAT_*_FEATURE_NAMES and tests/helpers/flat_reference.py have these lengths");
 
-// Scalings of the flat format (polyenv/flat.py): value / divisor, clipped. The rule-bound
+// Scalings of the flat format (polyenv/envs/flat.py): value / divisor, clipped. The rule-bound
 // ones come from rules.hpp; the others are magnitudes chosen to keep typical values in [0, 1].
 constexpr int kCityLevelScale = 10;
 constexpr int kOwnCityScale = 10;  // population and production, clipped to [-1, 1]

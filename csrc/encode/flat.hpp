@@ -1,6 +1,6 @@
-// flat.hpp — the flat observation (polyenv/flat.py, observation_format="flat"): the
+// flat.hpp — the flat observation (polyenv/envs/flat.py, observation_format="flat"): the
 // seed-000 int32 layouts of one batch row (map tokens, state, action features) turned
-// into small float32 features. polyenv.flat owns the feature names
+// into small float32 features. polyenv.envs.flat owns the feature names
 // (FLAT_*_FEATURE_NAMES); this is their order. tests/helpers/flat_reference.py is a NumPy
 // version of the same encoding that the tests compare against bit for bit, so the
 // arithmetic follows NumPy's type promotion there: float32 products for map-token

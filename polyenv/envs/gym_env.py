@@ -34,7 +34,7 @@ The Box bounds are the engine's real value ranges (``env.description``, a
 :class:`polyenv.GameDescription`; docs/gymnasium.md). With ``observation_format="flat"`` the observation is
 ``{"observation": Box(float32, [D]), "action_mask"}`` instead: every field
 above (rows mode: the rows' features) scaled into [-1, 1] by
-:class:`polyenv.flat.FlatEncoder` (columns in docs/integrations.md); ``"box"`` returns
+:class:`polyenv.envs.flat.FlatEncoder` (columns in docs/integrations.md); ``"box"`` returns
 that vector alone (a ``Box``, for wrappers such as ``NormalizeObservation``),
 the mask in ``info["action_mask"]`` and ``action_masks()``. At most ``max_actions`` legal actions are represented
 (the canonical prefix, End Turn kept): only represented actions are legal.
@@ -107,7 +107,7 @@ class TribesEnv(gym.Env):
         render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
         full_observability: play without fog of war.
         observation_format: ``"dict"`` (the native int32 fields), ``"flat"``:
-            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.flat`), or
+            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.envs.flat`), or
             ``"box"``: that Box alone (the mask from ``action_masks()`` and ``info["action_mask"]``).
     """
 

@@ -35,7 +35,7 @@ owners relative to the agent, unexplored tiles all zero) and ``state`` int32
 ``[11]`` (``polyenv.STATE_FEATURE_NAMES``), plus ``action_mask`` int8 ``[A]``
 over the global ids — all zeros when it is not the agent's turn.
 ``observation_format="flat"`` replaces ``observation`` by one float32 vector
-of scaled features in [-1, 1] (:mod:`polyenv.flat`, docs/integrations.md);
+of scaled features in [-1, 1] (:mod:`polyenv.envs.flat`, docs/integrations.md);
 ``"box"`` makes that vector the whole observation (a ``Box`` space, as
 SuperSuit's observation wrappers need) and moves ``action_mask`` into the
 infos, the other place PettingZoo puts it.
@@ -101,7 +101,7 @@ from .. import _validate as _v
 from .._levels import LevelPool
 from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..description import GameDescription, game_description
-from ..flat import FlatEncoder
+from .flat import FlatEncoder
 from ..game_env import GameEnv
 from ..viz.render import render_frame
 from . import default_map_size
@@ -144,7 +144,7 @@ class raw_env(AECEnv, EzPickle):
         render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
         action_mode: ``"global"`` (ids) or ``"rows"`` (indices into ``max_actions`` legal rows).
         max_actions: rows represented in rows mode, and the width of ``info_legal_actions``.
-        observation_format: ``"dict"`` (native int32 fields), ``"flat"`` (float32 vector, :mod:`polyenv.flat`)
+        observation_format: ``"dict"`` (native int32 fields), ``"flat"`` (float32 vector, :mod:`polyenv.envs.flat`)
             or ``"box"`` (that vector alone; ``action_mask`` in the infos).
         info_legal_actions: add the padded legal ids and their count to the selected agent's info.
         render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).

@@ -32,7 +32,7 @@ environments of ``mask`` alone (the others continue; mid-episode environments
 can only be restarted all together, by ``reset()`` without a mask).
 
 ``observation_format="flat"`` returns ``{"observation": float32 [num_envs, D],
-"action_mask"}`` (:mod:`polyenv.flat`), encoded for the whole batch at once.
+"action_mask"}`` (:mod:`polyenv.envs.flat`), encoded for the whole batch at once.
 
 ``levels`` (a level pool, as :class:`~polyenv.envs.gym_env.TribesEnv` takes it) are
 played in round-robin order: episode k of environment i plays level

@@ -37,9 +37,9 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from . import _core
-from .description import game_description
-from ._names import ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, \
+from .. import _core
+from ..description import game_description
+from .._names import ACTION_KINDS, BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, TILE_ACTIONS, \
     UNIT_STATUSES, UNIT_TYPES
 
 __all__ = ["FLAT_TILE_FEATURE_NAMES", "FLAT_STATE_FEATURE_NAMES", "FLAT_ACTION_FEATURE_NAMES", "FlatEncoder",
