@@ -14,8 +14,8 @@
   environments, pass/fail.
 * ``polyenv serve``  — a local web app: play against the bots by clicking, watch bot games, open
   records (polyenv/viz/server.py).
-* ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/cli_tournament.py).
-* ``polyenv train az`` — AlphaZero-style training of the ``az`` network (polyenv/cli_train.py, torch).
+* ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/evaluation/cli.py).
+* ``polyenv train az`` — AlphaZero-style training of the ``az`` network (polyenv/train/cli.py, torch).
 
 ``main(argv)`` returns the exit code (0 = success).
 """
@@ -624,9 +624,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--save-dir", default="polyenv-games", metavar="DIR",
                        help="folder of the game records written on request and when a game ends (default polyenv-games)")
 
-    from .cli_tournament import add_parser as add_tournament  # self-contained subcommand (cli_tournament.py)
+    from .evaluation.cli import add_parser as add_tournament  # self-contained subcommand (evaluation/cli.py)
     add_tournament(sub)
-    from .cli_train import add_parser as add_train  # self-contained subcommand (cli_train.py)
+    from .train.cli import add_parser as add_train  # self-contained subcommand (train/cli.py)
     add_train(sub)
     return parser
 
