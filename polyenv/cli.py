@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from .description import MAX_PLAYERS, MIN_PLAYERS
-from .viz.record import (HUMAN, RECORD_FORMAT, RECORD_VERSION, check_record, game_from_config, game_result,
+from .viz.record import (HUMAN, RECORD_FORMAT, check_record, game_from_config, game_record, game_result,
                          load_record)
 
 __all__ = ["main", "load_record", "check_record", "RECORD_FORMAT"]
@@ -141,9 +141,7 @@ def _cmd_play(args) -> int:
         _print_result(game, seats, len(actions), out)
     save = args.save or (f"polyenv-game-{seed}.json" if quit_early else None)
     if save:
-        record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
-                      action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
-                      result=game_result(game))
+        record = game_record(seed, config, seats, game, actions)
         try:  # the folder was checked before the game; a later failure is still one line
             with open(save, "w", encoding="utf-8") as f:
                 json.dump(record, f)

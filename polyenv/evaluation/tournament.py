@@ -484,7 +484,6 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         raise ValueError("format 'swiss' needs players_per_game=2")
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
-    full_observability = _v.boolean(full_observability, "full_observability")
     java_jobs = _v.integer(java_jobs, "java_jobs", 1, 256)
     java_warmup = _v.integer(java_warmup, "java_warmup", 0, 100_000)
     java_cpu = _v.integer(java_cpu, "java_cpu", 0, 4096, allow_none=True)
@@ -602,6 +601,16 @@ def sb3_policy(model, deterministic: bool = True) -> Callable[[dict, np.ndarray]
     return policy
 
 
+def _vector_env(**kwargs):
+    """``polyenv/Tribes-v0`` as a Gymnasium vector env (its native entry point, TribesVectorEnv), made through
+    Gymnasium's registry as any user makes it."""
+    import gymnasium
+
+    from ..envs.registration import ENV_ID, register
+    register()
+    return gymnasium.make_vec(ENV_ID, vectorization_mode="vector_entry_point", **kwargs)
+
+
 def evaluate(policy: Callable[[dict, np.ndarray], np.ndarray], opponent: str = "random", games: int = 200,
              seed: int = 10_000, seats: tuple[int, ...] = (0, 1), **env_kwargs) -> dict:
     """Plays ``games`` games of a Gymnasium-vector ``policy`` against ``opponent``; returns the results.
@@ -614,14 +623,13 @@ def evaluate(policy: Callable[[dict, np.ndarray], np.ndarray], opponent: str = "
     "per_seat": {seat: (wins, games)}, "mean_length"}`` (length in policy steps).
     For checkpoints of :mod:`~polyenv.train.pointer_net` use :func:`tournament`.
     """
-    from ..vector.gym_vector import TribesVectorEnv
     if games < len(seats):
         raise ValueError(f"games must be at least the number of seats ({len(seats)})")
     env_kwargs = {"invalid_action": "end_turn", **env_kwargs}
     per_seat, lengths = {}, []
     for k, seat in enumerate(seats):
         n = games // len(seats) + (1 if k < games % len(seats) else 0)
-        env = TribesVectorEnv(num_envs=n, opponent=opponent, learner_seat=seat, seed=seed, **env_kwargs)
+        env = _vector_env(num_envs=n, opponent=opponent, learner_seat=seat, seed=seed, **env_kwargs)
         try:
             obs, _ = env.reset(seed=seed + 1_000_000 * k)
             result = np.zeros(n, dtype=np.int8)       # 0 playing, 1 won, -1 lost
