@@ -475,7 +475,6 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     map_size = _v.integer(map_size, "map_size", 4, 64)
     threads = _v.integer(threads, "threads", 1, 1024, allow_none=True)
     seed = _v.seed(seed)
-    max_actions = _v.integer(max_actions, "max_actions", 1, allow_none=True)
     max_turns = _v.integer(max_turns, "max_turns", 1, 10_000, allow_none=True)
     full_observability = _v.boolean(full_observability, "full_observability")
     if format not in FORMATS:
@@ -489,6 +488,9 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     java_cpu = _v.integer(java_cpu, "java_cpu", 0, 4096, allow_none=True)
     roster = [parse_player(p) for p in players]
     max_actions = _check_shapes(roster, map_size, max_actions)
+    # The games' configuration (max_actions included), checked by the engine before any game is played.
+    game_description(map_size=map_size, players=per_game, max_turns=max_turns,
+                     full_observability=full_observability, max_actions=max_actions)
     java = None
     if any(p.kind == "java" for p in roster):
         from .java.pool import JavaOptions
