@@ -12,7 +12,7 @@ class Game:
     Native game (use polyenv.GameEnv)
     """
     @staticmethod
-    def blank(map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], terrain: typing.SupportsInt | typing.SupportsIndex, mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, revealed: bool, full_observability: bool) -> Game:
+    def blank(map_size: typing.SupportsInt | typing.SupportsIndex, tribes: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], mode: typing.SupportsInt | typing.SupportsIndex, max_turns: typing.SupportsInt | typing.SupportsIndex, full_observability: bool, terrain: typing.SupportsInt | typing.SupportsIndex, seed: typing.SupportsInt | typing.SupportsIndex, revealed: bool) -> Game:
         ...
     @staticmethod
     def from_bytes(data: bytes) -> Game:
@@ -530,7 +530,7 @@ def describe_level(csv: str, tribes: collections.abc.Sequence[typing.SupportsInt
     """
 def encode_flat(map_tokens: typing.Any, state: typing.Any, observer: typing.Any, action_features: typing.Any, legal_count: typing.Any, out: typing.Any, map_size: typing.SupportsInt | typing.SupportsIndex, num_players: typing.SupportsInt | typing.SupportsIndex, turn_limit: typing.SupportsInt | typing.SupportsIndex) -> None:
     """
-    polyenv.flat's encoding of a batch into out (float32 [B, D], C-contiguous); all inputs int32 and C-contiguous (action_features [B, R, 17], R = 0 in global action mode). Use FlatEncoder.encode.
+    polyenv.envs.flat's encoding of a batch into out (float32 [B, D], C-contiguous); all inputs int32 and C-contiguous (action_features [B, R, 17], R = 0 in global action mode). Use FlatEncoder.encode.
     """
 def row_objects(rows: dict, env_ids: typing.Annotated[numpy.typing.ArrayLike, numpy.int64], num_envs: typing.SupportsInt | typing.SupportsIndex) -> numpy.ndarray:
     """

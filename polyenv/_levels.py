@@ -12,7 +12,7 @@ import glob
 import os
 from collections.abc import Sequence
 
-__all__ = ["read_level", "load_level_pool", "LevelPool", "episode_levels"]
+__all__ = ["read_level", "load_level_pool", "LevelPool", "level_pool", "episode_levels"]
 
 
 def read_level(level) -> str:
@@ -98,6 +98,23 @@ class LevelPool:
         return repr(path) if path is not None else f"#{i} (CSV text)"
 
 
+def level_pool(level, levels, players=None, **options) -> LevelPool | None:
+    """The ``level`` / ``levels`` arguments of an environment as one checked :class:`LevelPool`
+    (None: generated maps); ValueError for both, or for a ``level`` that is not a path or CSV text.
+
+    ``level`` is one level (a path or the CSV text) every episode plays, ``levels`` a pool (a
+    path, a glob, CSV text, or a list of them). ``players`` and ``options`` are as for
+    :class:`LevelPool`.
+    """
+    if level is not None and levels is not None:
+        raise ValueError("give level (one level) or levels (a pool), not both")
+    if level is None and levels is None:
+        return None
+    if level is not None and not isinstance(level, (str, os.PathLike)):
+        raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
+    return LevelPool([level] if level is not None else levels, players, **options)
+
+
 def episode_levels(level, levels, map_size, players) -> tuple[list[str], int, Sequence]:
     """The ``level`` / ``levels`` arguments of a batch of live games (VectorGameEnv, the
     search pools) as (CSV texts, map size, tribes), validated (ValueError).
@@ -112,14 +129,10 @@ def episode_levels(level, levels, map_size, players) -> tuple[list[str], int, Se
     if players is not None and not isinstance(players, (str, bytes)) and isinstance(players, Sequence) \
             and len(players) == 0:
         raise ValueError("a game needs 2 to 16 players, got 0")
-    if level is not None and levels is not None:
-        raise ValueError("give level (one level) or levels (a pool), not both")
-    if level is None and levels is None:
-        return [], 11 if map_size is None else map_size, (2, 1) if players is None else players
-    if level is not None and not isinstance(level, (str, os.PathLike)):
-        raise ValueError(f"level must be a path or CSV text, got {type(level).__name__}")
     # Each level is checked with its own tribes here; the native owner checks `players` against them.
-    pool = LevelPool([level] if level is not None else levels)
+    pool = level_pool(level, levels)
+    if pool is None:
+        return [], 11 if map_size is None else map_size, (2, 1) if players is None else players
     size = pool.description.map_size
     if map_size is not None and map_size != size:
         raise ValueError(f"map_size={map_size!r} but the levels are {size}x{size}")

@@ -40,6 +40,16 @@ def integer(value, name: str, low: int | None = None, high: int | None = None, a
     return int(value)
 
 
+def native_int(value, name: str) -> int:
+    """An int (Python or NumPy, not bool, not float) that fits the native int: for an argument whose
+    range the native owner checks (its message and ValueError), converted here once."""
+    if not is_integer(value):
+        raise ArgumentTypeError(f"{name} must be an integer, got {value!r}")
+    if not -(2**31) <= value <= _INT32_MAX:
+        raise ValueError(f"{name} {value!r} does not fit a 32-bit integer")
+    return int(value)
+
+
 def boolean(value, name: str) -> bool:
     """A bool (Python or NumPy): a string such as "False" or a number is rejected."""
     if not isinstance(value, (bool, np.bool_)):

@@ -14,8 +14,8 @@
   environments, pass/fail.
 * ``polyenv serve``  — a local web app: play against the bots by clicking, watch bot games, open
   records (polyenv/viz/server.py).
-* ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/cli_tournament.py).
-* ``polyenv train az`` — AlphaZero-style training of the ``az`` network (polyenv/cli_train.py, torch).
+* ``polyenv tournament`` — OpenSkill ratings of bots and checkpoints (polyenv/evaluation/cli.py).
+* ``polyenv train az`` — AlphaZero-style training of the ``az`` network (polyenv/train/cli.py, torch).
 
 ``main(argv)`` returns the exit code (0 = success).
 """
@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from .description import MAX_PLAYERS, MIN_PLAYERS
-from .viz.record import (HUMAN, RECORD_FORMAT, RECORD_VERSION, check_record, game_from_config, game_result,
+from .viz.record import (HUMAN, RECORD_FORMAT, check_record, game_from_config, game_record, game_result,
                          load_record)
 
 __all__ = ["main", "load_record", "check_record", "RECORD_FORMAT"]
@@ -141,9 +141,7 @@ def _cmd_play(args) -> int:
         _print_result(game, seats, len(actions), out)
     save = args.save or (f"polyenv-game-{seed}.json" if quit_early else None)
     if save:
-        record = dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=seats,
-                      action_space_fingerprint=int(game.action_space_fingerprint), actions=actions,
-                      result=game_result(game))
+        record = game_record(seed, config, seats, game, actions)
         try:  # the folder was checked before the game; a later failure is still one line
             with open(save, "w", encoding="utf-8") as f:
                 json.dump(record, f)
@@ -624,9 +622,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--save-dir", default="polyenv-games", metavar="DIR",
                        help="folder of the game records written on request and when a game ends (default polyenv-games)")
 
-    from .cli_tournament import add_parser as add_tournament  # self-contained subcommand (cli_tournament.py)
+    from .evaluation.cli import add_parser as add_tournament  # self-contained subcommand (evaluation/cli.py)
     add_tournament(sub)
-    from .cli_train import add_parser as add_train  # self-contained subcommand (cli_train.py)
+    from .train.cli import add_parser as add_train  # self-contained subcommand (train/cli.py)
     add_train(sub)
     return parser
 

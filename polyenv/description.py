@@ -67,7 +67,7 @@ def game_description(map_size: int | None = None, players: int | Sequence | None
     """
     mode_id, limit = mode_code(mode), _v.max_turns(max_turns)
     full = _v.boolean(full_observability, "full_observability")
-    rows = _v.integer(max_actions, "max_actions", 1)
+    rows = _v.native_int(max_actions, "max_actions")  # >= 1: the engine's check
     if level is not None:
         from ._levels import read_level
         tribes = _tribes(players) if players is not None else []

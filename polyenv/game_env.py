@@ -92,8 +92,8 @@ class GameEnv:
         full_observability = _v.boolean(full_observability, "full_observability")
         env._config = dict(blank=True, map_size=map_size, players=tuple(tribes), terrain=terrain, seed=seed,
                            mode=mode, max_turns=max_turns, revealed=revealed, full_observability=full_observability)
-        env._game = _core.Game.blank(map_size, tribes, code(terrain, TERRAINS, "terrain"), mode_code(mode),
-                                     _v.max_turns(max_turns), _v.seed(seed), revealed, full_observability)
+        env._game = _core.Game.blank(map_size, tribes, mode_code(mode), _v.max_turns(max_turns), full_observability,
+                                     code(terrain, TERRAINS, "terrain"), _v.seed(seed), revealed)
         return env
 
     @classmethod

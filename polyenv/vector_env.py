@@ -210,7 +210,7 @@ class VectorGameEnv:
         threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
         if threads is None:
             threads = max(1, min(os.cpu_count() or 1, num_envs))
-        max_actions = _v.integer(max_actions, "max_actions", 1)
+        max_actions = _v.native_int(max_actions, "max_actions")  # >= 1: the native env's check
         history = _v.integer(visible_event_history, "visible_event_history", 0)  # the bound: checked natively
         limit = _v.max_turns(max_turns)
         if opponent is None:

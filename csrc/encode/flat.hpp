@@ -1,8 +1,8 @@
-// flat.hpp — the flat observation (polyenv/flat.py, observation_format="flat"): the
+// flat.hpp — the flat observation (polyenv/envs/flat.py, observation_format="flat"): the
 // seed-000 int32 layouts of one batch row (map tokens, state, action features) turned
 // into small float32 features. This header and flat.cpp own the flat layout: the column
 // offsets below, and the name and range of every column (flat_*_columns, exported as
-// _core.FLAT_LAYOUT, which polyenv.flat's FLAT_*_FEATURE_NAMES and bounds read).
+// _core.FLAT_LAYOUT, which polyenv.envs.flat's FLAT_*_FEATURE_NAMES and bounds read).
 // tests/helpers/flat_reference.py is a NumPy version of the same encoding that the tests
 // compare against bit for bit, so the arithmetic follows NumPy's type promotion there:
 // float32 products for map-token scalings, double elsewhere, rounded to float32 once.

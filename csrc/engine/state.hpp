@@ -171,7 +171,7 @@ struct GameState {
   // of equality or serialization.
   int8_t forced_ruins_outcome = -1;
   int8_t forced_ruins_tech = -1;
-  // Test-only hook (polyenv.java lockstep games, Game._test_force_draws): the tech each meeting of the next
+  // Test-only hook (polyenv.evaluation.java lockstep games, Game._test_force_draws): the tech each meeting of the next
   // action draws and the explorer's steps, as the Java engine drew them; the caller clears them after the
   // action. Never set by the engine itself; not part of equality or serialization.
   struct ForcedDraws {

@@ -6,6 +6,7 @@
 #include "../encode/description.hpp"
 #include "../encode/layout.hpp"
 #include "bindings.hpp"
+#include "config_args.hpp"
 #include "game_handle.hpp"
 
 namespace polyenv::python {
@@ -133,8 +134,7 @@ void init_description(py::module_& m) {
   m.def("describe_level", [](const std::string& csv, std::vector<int8_t> tribes, int mode, int max_turns,
                              bool full_observability, int max_actions) {
     return describe_level(csv, tribes, mode, max_turns, full_observability, max_actions);
-  }, py::arg("csv"), py::arg("tribes"), py::arg("mode"), py::arg("max_turns"), py::arg("full_observability"),
-     py::arg("max_actions"), "The description of a game on a Tribes CSV level (parsed and checked, not played).");
+  }, py::arg("csv"), POLYENV_GAME_RULE_ARGS, py::arg("max_actions"), "The description of a game on a Tribes CSV level (parsed and checked, not played).");
 
   // The players the engine has eliminated (lost their last city), as a bit mask.
   auto game = py::reinterpret_borrow<py::class_<Game>>(m.attr("Game"));

@@ -34,7 +34,7 @@ py::tuple columns(const std::array<FlatColumn, N>& cols) {
 }  // namespace
 
 void init_flat(py::module_& m) {
-  py::dict layout;  // encode/flat.hpp's columns, in order: what polyenv.flat names and bounds
+  py::dict layout;  // encode/flat.hpp's columns, in order: what polyenv.envs.flat names and bounds
   layout["tile"] = columns(flat_tile_columns());
   layout["state"] = columns(flat_state_columns());
   layout["action"] = columns(flat_row_columns());
@@ -81,7 +81,7 @@ void init_flat(py::module_& m) {
       },
       py::arg("map_tokens"), py::arg("state"), py::arg("observer"), py::arg("action_features"),
       py::arg("legal_count"), py::arg("out"), py::arg("map_size"), py::arg("num_players"), py::arg("turn_limit"),
-      "polyenv.flat's encoding of a batch into out (float32 [B, D], C-contiguous); all inputs int32 and "
+      "polyenv.envs.flat's encoding of a batch into out (float32 [B, D], C-contiguous); all inputs int32 and "
       "C-contiguous (action_features [B, R, 17], R = 0 in global action mode). Use FlatEncoder.encode.");
 }
 

@@ -1,7 +1,7 @@
 // polyenv._core._testing: test oracles and benchmark hooks on a Game, kept out of the Game
 // class that polyenv.GameEnv wraps: reference enumerations and checked playouts (the tests),
 // state-copy timing and legal-list sizes (polyenv/_bench), and the draws and values another
-// engine imposes in lockstep games (polyenv.java, tools/differential).
+// engine imposes in lockstep games (polyenv.evaluation.java, tools/differential).
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -75,7 +75,7 @@ void init_game_testing(py::module_& m) {
     g.state.forced_ruins_outcome = int8_t(outcome);
     g.state.forced_ruins_tech = int8_t(tech);
   }, py::arg("game"), py::arg("outcome"), py::arg("tech"));
-  // Test-only (polyenv.java lockstep games): the next action's meeting draws [(player, tribe met, tech)]
+  // Test-only (polyenv.evaluation.java lockstep games): the next action's meeting draws [(player, tribe met, tech)]
   // and explorer steps [tiles] (None: the explorer draws its own) as another engine drew them; a
   // meeting without an entry draws as usual. Call with ([], None) after the action to clear them.
   testing.def("force_draws", [](Game& g, const std::vector<std::array<int, 3>>& meetings,
@@ -100,7 +100,7 @@ void init_game_testing(py::module_& m) {
     }
     g.state.forced_draws = f;
   }, py::arg("game"), py::arg("meetings"), py::arg("explorer"));
-  // Test-only (polyenv.java lockstep games): give a field the value another engine has where a known
+  // Test-only (polyenv.evaluation.java lockstep games): give a field the value another engine has where a known
   // difference between the two explains it (engine/game.hpp, impose_value).
   testing.def("impose", [](Game& g, const std::string& field, int index, int value) { GameLock lock(g);
     impose_value(g.state, field, index, value);

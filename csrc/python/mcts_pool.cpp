@@ -134,9 +134,9 @@ void init_mcts_pool(py::module_& m) {
                        double dirichlet_alpha, double dirichlet_fraction, const std::vector<std::string>& levels,
                        bool reuse_tree, const std::string& root_selection, int num_simulations, int max_considered,
                        double gumbel_scale, double value_scale, double maxvisit_init) {
-             MctsPoolConfig cfg = mcts_pool_config(
-                 num_envs, seed, game_config(map_size, tribes, mode, max_turns, full_obs), num_threads, max_actions,
-                 require_all, auto_reset, c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
+             MctsPoolConfig cfg = mcts_pool_config(num_envs, seed, map_size, std::move(tribes), mode, max_turns,
+                                                   full_obs, num_threads, max_actions, require_all, auto_reset,
+                                                   c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
              set_root_selection(cfg, root_selection, num_simulations, max_considered, gumbel_scale, value_scale,
                                 maxvisit_init);
              cfg.reuse_tree = reuse_tree;
@@ -146,12 +146,8 @@ void init_mcts_pool(py::module_& m) {
              py::gil_scoped_release release;
              return std::make_unique<MctsPool>(cfg);
            }),
-           py::arg("num_envs"), py::arg("seed"), py::arg("map_size"), py::arg("tribes"), py::arg("mode"),
-           py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
-           py::arg("require_all_actions"), py::arg("auto_reset"), py::arg("c_puct"), py::arg("max_pending"),
-           py::arg("virtual_loss"), py::arg("max_nodes"), py::arg("max_bytes"), py::arg("dirichlet_alpha"),
-           py::arg("dirichlet_fraction"), py::arg("levels") = std::vector<std::string>{},
-           py::arg("reuse_tree") = false, POLYENV_ROOT_SELECTION_ARGS)
+           POLYENV_MCTS_POOL_ARGS, py::arg("dirichlet_alpha"), py::arg("dirichlet_fraction"),
+           py::arg("levels") = std::vector<std::string>{}, py::arg("reuse_tree") = false, POLYENV_ROOT_SELECTION_ARGS)
       .def("batch_spec", [](const MctsPool& p) { return spec_dict(live_specs(p.num_envs(), p.dims())); })
       .def("leaf_batch_spec", [](const MctsPool& p, int capacity) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));

@@ -77,20 +77,17 @@ void init_selfplay_pool(py::module_& m) {
                        int history, const std::vector<std::string>& levels, const std::string& root_selection,
                        int num_simulations, int max_considered, double gumbel_scale, double value_scale,
                        double maxvisit_init) {
-             MctsPoolConfig cfg = mcts_pool_config(
-                 num_envs, seed, game_config(map_size, tribes, mode, max_turns, full_obs), num_threads, max_actions,
-                 require_all, auto_reset, c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
+             MctsPoolConfig cfg = mcts_pool_config(num_envs, seed, map_size, std::move(tribes), mode, max_turns,
+                                                   full_obs, num_threads, max_actions, require_all, auto_reset,
+                                                   c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
              set_root_selection(cfg, root_selection, num_simulations, max_considered, gumbel_scale, value_scale,
                                 maxvisit_init);
              cfg.levels = parse_levels(levels);
              py::gil_scoped_release release;
              return std::make_unique<SelfPlayPool>(cfg, history);
            }),
-           py::arg("num_envs"), py::arg("seed"), py::arg("map_size"), py::arg("tribes"), py::arg("mode"),
-           py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
-           py::arg("require_all_actions"), py::arg("auto_reset"), py::arg("c_puct"), py::arg("max_pending"),
-           py::arg("virtual_loss"), py::arg("max_nodes"), py::arg("max_bytes"), py::arg("history"),
-           py::arg("levels") = std::vector<std::string>{}, POLYENV_ROOT_SELECTION_ARGS)
+           POLYENV_MCTS_POOL_ARGS, py::arg("history"), py::arg("levels") = std::vector<std::string>{},
+           POLYENV_ROOT_SELECTION_ARGS)
       .def("batch_spec", [](const SelfPlayPool& p) { return spec_dict(p.belief_specs()); })
       .def("all_player_batch_spec", [](const SelfPlayPool& p) { return spec_dict(p.all_player_specs()); })
       .def("leaf_batch_spec", [](const SelfPlayPool& p, int capacity) {

@@ -147,7 +147,7 @@ void init_vector(py::module_& m) {
              VectorConfig cfg;
              cfg.num_envs = num_envs;
              cfg.seed = seed;
-             cfg.game = game_config(map_size, tribes, mode, max_turns, full_obs);
+             cfg.game = game_config(map_size, std::move(tribes), mode, max_turns, full_obs);
              cfg.levels = parse_levels(levels);
              cfg.num_threads = num_threads;
              cfg.max_actions = max_actions;
@@ -166,8 +166,7 @@ void init_vector(py::module_& m) {
              py::gil_scoped_release release;
              return std::make_unique<VectorEnv>(cfg);
            }),
-           py::arg("num_envs"), py::arg("seed"), py::arg("map_size"), py::arg("tribes"), py::arg("mode"),
-           py::arg("max_turns"), py::arg("full_observability"), py::arg("num_threads"), py::arg("max_actions"),
+           py::arg("num_envs"), py::arg("seed"), POLYENV_GAME_ARGS, py::arg("num_threads"), py::arg("max_actions"),
            py::arg("auto_reset"), py::arg("history"), py::arg("combat_preview"), py::arg("keep_terminal"),
            py::arg("opponent"), py::arg("learner_seats"), py::arg("score_reward_scale") = 0.0,
            py::arg("opponent_simulations") = kDefaultMctsSimulations, py::arg("opponent_model") = -1,

@@ -45,9 +45,10 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .._names import resolve_tribes
+from ..description import GameDescription, game_description
 from ..envs import default_map_size
-from ..envs.options import ACTION_MODES as _ACTION_MODES, END_TURN_ROW, substitute_invalid
-from ..envs.spaces import observation_bounds
+from ..envs.options import ACTION_MODES as _ACTION_MODES, END_TURN_ROW, INVALID_ACTIONS, apply_invalid_action, choice
+from ..envs.spaces import description_bounds
 from ..game_env import GameEnv
 
 __all__ = ["TribesMultiAgentEnv", "ENV_NAME", "register_env"]
@@ -55,7 +56,8 @@ __all__ = ["TribesMultiAgentEnv", "ENV_NAME", "register_env"]
 #: The name ``register_env`` registers (``config.environment(ENV_NAME, env_config={...})``).
 ENV_NAME = "polyenv_tribes"
 
-_INVALID = ("raise", "end_turn")
+# The invalid-action policies this env offers: every one but "penalty" (an RLlib step plays the action).
+_INVALID = tuple(p for p in INVALID_ACTIONS if p != "penalty")
 _KEYS = frozenset({"players", "map_size", "mode", "max_turns", "action_mode", "max_actions", "invalid_action",
                    "full_observability", "max_cycles"})
 
@@ -68,9 +70,8 @@ def register_env(name: str = ENV_NAME) -> str:
     return name
 
 
-def _observations_space(tiles: int, players: int, turn_limit: int, action_mode: str, max_actions: int,
-                        action_space_size: int) -> spaces.Dict:
-    b = observation_bounds(tiles, players, turn_limit, max_actions, action_space_size)
+def _observations_space(d: GameDescription, action_mode: str) -> spaces.Dict:
+    b = description_bounds(d)
     keys = ("map_tokens", "state") + (("action_id", "action_features") if action_mode == "rows" else ())
     return spaces.Dict({k: spaces.Box(*b[k], dtype=np.int32) for k in keys})
 
@@ -96,23 +97,21 @@ class TribesMultiAgentEnv(MultiAgentEnv):
         tribes = resolve_tribes(config.get("players", 2), False)
         self.action_mode = config.get("action_mode", "rows")
         self.invalid_action = config.get("invalid_action", "raise")
-        self.max_actions = config.get("max_actions", 64)
         self.max_cycles = config.get("max_cycles")
         if self.action_mode not in _ACTION_MODES:
             raise ValueError(f"action_mode must be 'global' or 'rows', got {self.action_mode!r}")
-        if self.invalid_action not in _INVALID:
-            raise ValueError(f"invalid_action must be 'raise' or 'end_turn', got {self.invalid_action!r}")
-        for name in ("max_actions", "max_cycles"):
-            v = getattr(self, name)
-            if (v is not None or name == "max_actions") and (
-                    isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
-                raise ValueError(f"{name} must be an integer >= 1{' or None' if name == 'max_cycles' else ''}, "
-                                 f"got {v!r}")
+        choice(self.invalid_action, _INVALID, "invalid_action")
+        v = self.max_cycles
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
+            raise ValueError(f"max_cycles must be an integer >= 1 or None, got {v!r}")
         map_size = config.get("map_size")
         map_size = default_map_size(len(tribes)) if map_size is None else map_size
-        self._game = GameEnv(seed=0, map_size=map_size, players=tribes, mode=config.get("mode", "capitals"),
-                             max_turns=config.get("max_turns"),
-                             full_observability=bool(config.get("full_observability", False)))
+        options = dict(mode=config.get("mode", "capitals"), max_turns=config.get("max_turns"),
+                       full_observability=bool(config.get("full_observability", False)))
+        # The games' description checks max_actions (the engine's check).
+        d = game_description(map_size=map_size, players=tribes, max_actions=config.get("max_actions", 64), **options)
+        self.max_actions = d.max_actions
+        self._game = GameEnv(seed=0, map_size=map_size, players=tribes, **options)
         g = self._game
         P, A = g.num_players, g.action_space_size
         self.num_players, self.action_space_size = P, A
@@ -120,7 +119,7 @@ class TribesMultiAgentEnv(MultiAgentEnv):
         self.agents = []
         n_actions = A if self.action_mode == "global" else self.max_actions
         obs_space = spaces.Dict({
-            "observations": _observations_space(g.num_tiles, P, g.turn_limit, self.action_mode, self.max_actions, A),
+            "observations": _observations_space(d, self.action_mode),
             "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -194,10 +193,10 @@ class TribesMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"it is {actor}'s turn: the action dict must hold exactly {actor!r}, "
                              f"got {sorted(action_dict)}")
         a, legal = self._global_id(action_dict[actor])
-        if not legal:
-            if self.invalid_action == "raise":
-                raise ValueError(f"action {action_dict[actor]!r} is not legal for {actor} now (masked out)")
-            a = int(substitute_invalid(self.invalid_action, a, legal, self._raw["action_id"][END_TURN_ROW]))
+        played, _ = apply_invalid_action(self.invalid_action, a, legal, self._raw["action_id"][END_TURN_ROW],
+                                         lambda: f"action {action_dict[actor]!r} is not legal for {actor} now "
+                                                 "(masked out)")
+        a = int(played)
         g = self._game
         g.step(a)
         # RLlib needs a reward for an agent that acted and observes again (its turn goes on).

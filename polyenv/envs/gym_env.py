@@ -34,7 +34,7 @@ The Box bounds are the engine's real value ranges (``env.description``, a
 :class:`polyenv.GameDescription`; docs/gymnasium.md). With ``observation_format="flat"`` the observation is
 ``{"observation": Box(float32, [D]), "action_mask"}`` instead: every field
 above (rows mode: the rows' features) scaled into [-1, 1] by
-:class:`polyenv.flat.FlatEncoder` (columns in docs/integrations.md); ``"box"`` returns
+:class:`polyenv.envs.flat.FlatEncoder` (columns in docs/integrations.md); ``"box"`` returns
 that vector alone (a ``Box``, for wrappers such as ``NormalizeObservation``),
 the mask in ``info["action_mask"]`` and ``action_masks()``. At most ``max_actions`` legal actions are represented
 (the canonical prefix, End Turn kept): only represented actions are legal.
@@ -64,14 +64,12 @@ from gymnasium import spaces
 
 from .. import _core, _validate as _v
 from .._botspec import parse_bot
-from .._levels import LevelPool, load_level_pool
-from .._names import DEFAULT_TRIBES, resolve_tribes
-from ..description import game_description
+from .._levels import load_level_pool
+from .._names import DEFAULT_TRIBES
 from ..game_env import GameEnv
 from ..viz.render import render_frame
 from ..vector_env import SCORE_SCALE
-from .options import END_TURN_ROW, NOT_PLAYED, check_common_kwargs, check_max_actions, check_tile_px, \
-    substitute_invalid
+from .options import END_TURN_ROW, apply_invalid_action, check_common_kwargs, check_tile_px, describe_games
 from .spaces import flat_encoder, observation_bounds, observation_space
 
 __all__ = ["TribesEnv", "DEFAULT_TRIBES", "observation_bounds", "observation_space", "load_level_pool",
@@ -82,7 +80,7 @@ class TribesEnv(gym.Env):
     """Tribes for one learning agent against built-in or custom opponents (see the module docstring).
 
     Args:
-        map_size: board side for generated maps (default 11); with ``levels``
+        map_size: board side for generated maps (default 11); with ``level`` / ``levels``
             None or the levels' size.
         players: None (Bardur vs Imperius, or the levels' tribes), an int 2..16
             (``DEFAULT_TRIBES``), or a sequence of tribes (``polyenv.Bardur``, names).
@@ -96,6 +94,8 @@ class TribesEnv(gym.Env):
         action_mode: ``"global"`` or ``"rows"``; max_actions: legal actions represented (>= 1).
         levels: Tribes CSV levels: a path, a glob, CSV text, or a list of them
             (same board size and players); None generates maps.
+        level: one Tribes CSV level (a path or the text) every episode is played on
+            (as ``VectorGameEnv``'s); at most one of ``level`` / ``levels``.
         level_selection: ``"round_robin"`` or ``"seeded_random"`` (reproducible from the reset seed).
         reward: ``"terminal"`` or ``"score_delta"``.
         invalid_action: ``"end_turn"`` (default), ``"raise"`` or ``"penalty"``;
@@ -107,7 +107,7 @@ class TribesEnv(gym.Env):
         render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
         full_observability: play without fog of war.
         observation_format: ``"dict"`` (the native int32 fields), ``"flat"``:
-            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.flat`), or
+            ``{"observation": Box(float32, [D]), "action_mask"}`` (:mod:`polyenv.envs.flat`), or
             ``"box"``: that Box alone (the mask from ``action_masks()`` and ``info["action_mask"]``).
     """
 
@@ -118,21 +118,15 @@ class TribesEnv(gym.Env):
                  action_mode: str = "global", max_actions: int = 512, levels=None,
                  level_selection: str = "round_robin", reward: str = "terminal", invalid_action: str = "end_turn",
                  invalid_action_penalty: float = -0.1, info_mode: str = "fast", render_mode: str | None = None,
-                 full_observability: bool = False, observation_format: str = "dict", render_tile_px: int = 32):
+                 full_observability: bool = False, observation_format: str = "dict", render_tile_px: int = 32,
+                 level=None):
         super().__init__()
         self._options = dict(mode=mode, max_turns=max_turns,
                              full_observability=_v.boolean(full_observability, "full_observability"))
-        rows = check_max_actions(max_actions)
-        self._levels = LevelPool(levels, resolve_tribes(players, True), max_actions=rows, **self._options) \
-            if levels is not None else None
-        self._tribes = resolve_tribes(players, self._levels is not None)
+        d, self._tribes, self._levels = describe_games(map_size, players, level, levels, max_actions, **self._options)
         if self._levels is not None:
-            d = self._levels.description
-            if map_size is not None and map_size != d.map_size:
-                raise ValueError(f"map_size={map_size!r} but the levels are {d.map_size}x{d.map_size}")
             game = self._load(0, 0)
         else:
-            d = game_description(map_size=map_size, players=self._tribes, max_actions=rows, **self._options)
             game = GameEnv(seed=0, map_size=d.map_size, players=self._tribes, **self._options)
         #: The :class:`polyenv.GameDescription` of every game this environment plays.
         self.description = d
@@ -143,7 +137,7 @@ class TribesEnv(gym.Env):
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
         self._bot = parse_bot(opponent) if isinstance(opponent, str) else None  # a BotSpec
         self._score_scale = SCORE_SCALE if reward == "score_delta" else 0.0
-        self.max_actions, self.level_selection, self.reward_mode = rows, level_selection, reward
+        self.max_actions, self.level_selection, self.reward_mode = d.max_actions, level_selection, reward
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
         self.info_mode, self.render_mode = info_mode, render_mode
         self.map_size, self.num_players = d.map_size, P
@@ -305,16 +299,19 @@ class TribesEnv(gym.Env):
         a, legal = self._action_id(action)
         g = self._gameenv
         actor = g.current_player
-        if not legal:
-            if self.invalid_action == "raise":
-                what = f"global action id {a}" if self.action_mode == "global" else f"row {int(action)}"
-                raise ValueError(f"{what} is not a legal action now (player {actor}, round {g.turn}); "
-                                 f"{int(self._raw['legal_action_count'])} legal actions are represented")
-            a = int(substitute_invalid(self.invalid_action, a, legal, self._raw["action_id"][END_TURN_ROW]))
-            if a == NOT_PLAYED:  # "penalty"
-                obs = {k: v.copy() for k, v in self._obs.items()} if isinstance(self._obs, dict) \
-                    else self._obs.copy()  # callers own every returned array
-                return obs, self.invalid_action_penalty, False, False, self._info(invalid=True)
+
+        def error() -> str:
+            what = f"global action id {a}" if self.action_mode == "global" else f"row {int(action)}"
+            return (f"{what} is not a legal action now (player {actor}, round {g.turn}); "
+                    f"{int(self._raw['legal_action_count'])} legal actions are represented")
+
+        played, penalised = apply_invalid_action(self.invalid_action, a, legal, self._raw["action_id"][END_TURN_ROW],
+                                                 error)
+        if penalised is not None:  # nothing is played
+            obs = {k: v.copy() for k, v in self._obs.items()} if isinstance(self._obs, dict) \
+                else self._obs.copy()  # callers own every returned array
+            return obs, self.invalid_action_penalty, False, False, self._info(invalid=True)
+        a = int(played)
         before = g.score_margin(actor) if self._score_scale else 0
         g.step(a)
         opponent_actions = self._play_opponents()

@@ -1,14 +1,21 @@
-"""Validation of the keyword arguments the Gymnasium and PettingZoo environments share (ValueError)."""
+"""The keyword arguments the Gymnasium, PettingZoo and RLlib environments share: their values and
+validation (ValueError), the games they describe (:func:`describe_games`), and the one invalid-action
+policy (:func:`apply_invalid_action`)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
 from .._botspec import is_bot
+from .._levels import LevelPool, level_pool
+from .._names import resolve_tribes
+from ..description import GameDescription, game_description
 from ..vector_env import REWARDS
 
 __all__ = ["ACTION_MODES", "INVALID_ACTIONS", "INFO_MODES", "LEVEL_SELECTIONS", "OBSERVATION_FORMATS", "choice",
-           "check_max_actions", "check_tile_px", "check_common_kwargs", "substitute_invalid", "END_TURN_ROW",
+           "check_tile_px", "check_common_kwargs", "describe_games", "apply_invalid_action", "END_TURN_ROW",
            "NOT_PLAYED"]
 
 #: ``action_mode`` values: stable global ids, or rows of the legal actions.
@@ -17,7 +24,7 @@ ACTION_MODES = ("global", "rows")
 INVALID_ACTIONS = ("raise", "end_turn", "penalty")
 #: The row of End Turn: the canonical legal order starts with it (id 0) whenever it is legal.
 END_TURN_ROW = 0
-#: The id :func:`substitute_invalid` gives a penalised action: nothing is played (the native step rejects it).
+#: The id :func:`apply_invalid_action` gives a penalised action: nothing is played (the native step rejects it).
 NOT_PLAYED = -1
 #: ``info_mode`` values: the fixed info keys, or also readable descriptions and scores.
 INFO_MODES = ("fast", "debug")
@@ -34,13 +41,6 @@ def choice(value, allowed: tuple[str, ...], name: str) -> str:
     return value
 
 
-def check_max_actions(max_actions) -> int:
-    """Validates ``max_actions`` (an integer >= 1)."""
-    if isinstance(max_actions, bool) or not isinstance(max_actions, (int, np.integer)) or max_actions < 1:
-        raise ValueError(f"max_actions must be an integer >= 1, got {max_actions!r}")
-    return int(max_actions)
-
-
 def check_tile_px(tile_px) -> int:
     """Validates ``render_tile_px`` (an integer >= 8; ValueError)."""
     if isinstance(tile_px, bool) or not isinstance(tile_px, (int, np.integer)) or tile_px < 8:
@@ -48,12 +48,31 @@ def check_tile_px(tile_px) -> int:
     return int(tile_px)
 
 
+def describe_games(map_size, players, level, levels, max_actions, **options) \
+        -> tuple[GameDescription, tuple | None, LevelPool | None]:
+    """The games TribesEnv and TribesVectorEnv play: ``(description, tribes, level pool)``, checked (ValueError).
+
+    ``level`` (one level) / ``levels`` (a pool) as VectorGameEnv takes them (at most one; None:
+    generated maps of ``map_size``, default 11); with levels, ``map_size`` must be None or their
+    size and ``tribes`` is None when ``players`` is (every level's own). ``max_actions`` and
+    ``options`` (mode, max_turns, full_observability) are checked by the description.
+    """
+    tribes = resolve_tribes(players, level is not None or levels is not None)
+    pool = level_pool(level, levels, tribes, max_actions=max_actions, **options)
+    if pool is None:
+        return game_description(map_size=map_size, players=tribes, max_actions=max_actions, **options), tribes, None
+    d = pool.description
+    if map_size is not None and map_size != d.map_size:
+        raise ValueError(f"map_size={map_size!r} but the levels are {d.map_size}x{d.map_size}")
+    return d, tribes, pool
+
+
 def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, level_selection, reward,
                         invalid_action, invalid_action_penalty, info_mode, render_mode, render_modes) -> None:
     """Validates the keyword arguments shared by TribesEnv and TribesVectorEnv (ValueError).
 
-    ``max_actions`` is not among them: both check it first (:func:`check_max_actions`), since the
-    game description they build before this call needs it.
+    ``max_actions`` is not among them: the game description both build first checks it (the
+    engine's check, :func:`polyenv.game_description`).
     """
     if opponent is not None and not callable(opponent) and not is_bot(opponent):
         raise ValueError(f"opponent must be 'random', 'greedy', 'mcts[:simulations]', 'az[:simulations]', a callable f(game) -> action_id or None, "
@@ -78,16 +97,23 @@ def check_common_kwargs(opponent, learner_seat, num_players: int, action_mode, l
                          f"got {render_mode!r}")
 
 
-def substitute_invalid(policy: str, ids, legal, end_turn_ids):
-    """The action ids to play under ``invalid_action=policy``, for one action or an array of them.
+def apply_invalid_action(policy: str, ids, legal, end_turn_ids, error: Callable[[], str]):
+    """The ``invalid_action`` policy, for one action (``ids``, ``legal`` scalars) or a batch (arrays).
 
-    A legal id is played as given. An illegal one becomes the End Turn id of its
-    environment (``end_turn_ids``, row :data:`END_TURN_ROW` of its legal actions)
-    under ``"end_turn"``, and :data:`NOT_PLAYED` under ``"penalty"`` (the caller
-    pays the penalty and plays nothing). ``"raise"`` is the caller's to raise
-    before this, with a message that names its own units (rows, agents, envs).
+    Returns ``(played, penalised)``. When every action is legal, ``played`` is
+    ``ids`` itself and ``penalised`` None. Otherwise ``"raise"`` raises
+    ``ValueError(error())`` (the caller's message, naming its own units: rows,
+    agents, envs; nothing is played); ``"end_turn"`` plays the End Turn id of
+    each illegal action's environment instead (``end_turn_ids``, row
+    :data:`END_TURN_ROW` of its legal actions); ``"penalty"`` plays
+    :data:`NOT_PLAYED` for it (nothing: the native step rejects that id) and
+    ``penalised`` marks the illegal actions, whose reward is the caller's
+    ``invalid_action_penalty``. ``played`` is int32 (a 0-d array for one action).
     """
+    if legal is True or (legal is not False and np.all(legal)):
+        return ids, None
     if policy == "raise":
-        raise ValueError('invalid_action="raise": raise before substituting')
+        raise ValueError(error())
     substitute = end_turn_ids if policy == "end_turn" else NOT_PLAYED
-    return np.where(legal, ids, substitute).astype(np.int32)
+    played = np.where(legal, ids, substitute).astype(np.int32)
+    return played, np.logical_not(legal) if policy == "penalty" else None

@@ -14,7 +14,7 @@ from gymnasium import spaces
 
 from .. import _core
 from ..description import GameDescription
-from ..flat import FlatEncoder
+from .flat import FlatEncoder
 from .options import OBSERVATION_FORMATS, choice
 
 __all__ = ["description_bounds", "observation_bounds", "observation_space", "flat_encoder"]

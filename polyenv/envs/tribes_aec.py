@@ -35,7 +35,7 @@ owners relative to the agent, unexplored tiles all zero) and ``state`` int32
 ``[11]`` (``polyenv.STATE_FEATURE_NAMES``), plus ``action_mask`` int8 ``[A]``
 over the global ids — all zeros when it is not the agent's turn.
 ``observation_format="flat"`` replaces ``observation`` by one float32 vector
-of scaled features in [-1, 1] (:mod:`polyenv.flat`, docs/integrations.md);
+of scaled features in [-1, 1] (:mod:`polyenv.envs.flat`, docs/integrations.md);
 ``"box"`` makes that vector the whole observation (a ``Box`` space, as
 SuperSuit's observation wrappers need) and moves ``action_mask`` into the
 infos, the other place PettingZoo puts it.
@@ -101,11 +101,11 @@ from .. import _validate as _v
 from .._levels import LevelPool
 from .._names import DEFAULT_TRIBES, resolve_tribes
 from ..description import GameDescription, game_description
-from ..flat import FlatEncoder
+from .flat import FlatEncoder
 from ..game_env import GameEnv
 from ..viz.render import render_frame
 from . import default_map_size
-from .options import ACTION_MODES, OBSERVATION_FORMATS, check_max_actions, check_tile_px, choice
+from .options import ACTION_MODES, OBSERVATION_FORMATS, check_tile_px, choice
 from .spaces import description_bounds
 
 __all__ = ["env", "raw_env", "DEFAULT_TRIBES", "default_map_size"]
@@ -144,7 +144,7 @@ class raw_env(AECEnv, EzPickle):
         render_mode: None, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
         action_mode: ``"global"`` (ids) or ``"rows"`` (indices into ``max_actions`` legal rows).
         max_actions: rows represented in rows mode, and the width of ``info_legal_actions``.
-        observation_format: ``"dict"`` (native int32 fields), ``"flat"`` (float32 vector, :mod:`polyenv.flat`)
+        observation_format: ``"dict"`` (native int32 fields), ``"flat"`` (float32 vector, :mod:`polyenv.envs.flat`)
             or ``"box"`` (that vector alone; ``action_mask`` in the infos).
         info_legal_actions: add the padded legal ids and their count to the selected agent's info.
         render_tile_px: pixels per tile of ``"rgb_array"`` (>= 8, default 32).
@@ -164,12 +164,11 @@ class raw_env(AECEnv, EzPickle):
         super().__init__()
         choice(action_mode, ACTION_MODES, "action_mode")
         choice(observation_format, OBSERVATION_FORMATS, "observation_format")
-        check_max_actions(max_actions)
         if not isinstance(info_legal_actions, (bool, np.bool_)):
             raise ValueError(f"info_legal_actions must be a bool, got {info_legal_actions!r}")
         self.action_mode, self.observation_format = action_mode, observation_format
         self.render_tile_px = check_tile_px(render_tile_px)
-        self.max_actions, self.info_legal_actions = int(max_actions), bool(info_legal_actions)
+        self.info_legal_actions = bool(info_legal_actions)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
@@ -179,16 +178,17 @@ class raw_env(AECEnv, EzPickle):
         self.max_cycles = None if max_cycles is None else int(max_cycles)
         self._options = dict(mode=mode, max_turns=max_turns,
                              full_observability=_v.boolean(full_observability, "full_observability"))
-        self._levels = LevelPool(levels, resolve_tribes(players, True), max_actions=self.max_actions,
+        self._levels = LevelPool(levels, resolve_tribes(players, True), max_actions=max_actions,
                                  **self._options) if levels is not None else None
         self._tribes = resolve_tribes(players, self._levels is not None, default_count=4)
         if self._levels is not None:
             d = self._levels.description
         else:
             size = default_map_size(len(self._tribes)) if map_size is None else map_size
-            d = game_description(map_size=size, players=self._tribes, max_actions=self.max_actions, **self._options)
+            d = game_description(map_size=size, players=self._tribes, max_actions=max_actions, **self._options)
         #: The :class:`polyenv.GameDescription` of every game this environment plays.
         self.description = d
+        self.max_actions = d.max_actions
         self._next_seed: int | None = None
         self._level_index = 0
         self._restored = False

@@ -19,7 +19,7 @@ bots (say greedy and mcts in one free-for-all) cannot be expressed that way and
 runs on :class:`~polyenv.GameEnv` with :func:`polyenv.bots.play_turn` (still
 native per turn, but one game at a time).
 
-Java Tribes agents (``"java:MCTS"``, ``"java:RHEA:fm=1000"``, ... see :mod:`polyenv.java.crossplay`) take
+Java Tribes agents (``"java:MCTS"``, ``"java:RHEA:fm=1000"``, ... see :mod:`polyenv.evaluation.java.crossplay`) take
 part with ``tribes=`` (a Tribes checkout) and a JDK: every game with a Java seat is played in lockstep by the
 Java engine and polyenv, one game at a time per JVM (``java_jobs`` JVMs), on a polyenv-generated map
 written as a Tribes level. ``"mcts:ms=<milliseconds>"`` is polyenv's MCTS with a time budget per decision;
@@ -75,7 +75,7 @@ def parse_player(spec: str) -> _Player:
     """A player spec: an existing checkpoint path (an ``.paz`` az weight file plays as ``"az@<file>"``),
     a bot name of :data:`polyenv.bots.BOTS` optionally followed by ``:argument`` (``"mcts:200"``,
     ``"mcts:ms=40"``, ``"az:64@weights.paz"``), or a Java Tribes agent (``"java:MCTS"``,
-    :mod:`polyenv.java.crossplay`). ValueError otherwise."""
+    :mod:`polyenv.evaluation.java.crossplay`). ValueError otherwise."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"player must be a non-empty string, got {spec!r}")
     spec = spec.strip()
@@ -86,7 +86,7 @@ def parse_player(spec: str) -> _Player:
     if os.path.isfile(spec):
         from ..train.pointer_net import load_checkpoint
         return _Player(spec, "checkpoint", model=load_checkpoint(spec))
-    from ..java import crossplay
+    from .java import crossplay
     if crossplay.is_java_spec(spec):
         return _Player(spec, "java", model=crossplay.parse_java_agent(spec))
     if crossplay.parse_timed_mcts(spec) is not None:
@@ -153,7 +153,7 @@ def _play_single(seating: np.ndarray, roster: list[_Player], setup: "_Setup", se
                  timing: "_Timing") -> int:
     """One game on a GameEnv (several different native bots, or timed decisions); the winning seat or -1."""
     from ..game_env import GameEnv
-    from ..java.crossplay import PolyenvSeat
+    from .java.crossplay import PolyenvSeat
     P = len(seating)
     game = GameEnv(seed=seed, map_size=setup.map_size, players=TRIBE_ORDER[:P], max_turns=setup.max_turns,
                    full_observability=setup.full_observability)
@@ -201,7 +201,7 @@ class _Setup:
     max_actions: int
     max_turns: int | None
     full_observability: bool
-    java: object = None          # polyenv.java.pool.JavaOptions when a Java agent plays
+    java: object = None          # polyenv.evaluation.java.pool.JavaOptions when a Java agent plays
 
 
 class _Timing:
@@ -226,7 +226,7 @@ _STOPPED = -3  # winners[] of a lockstep game stopped by a difference between th
 
 def _play_lockstep(games: list, seatings: np.ndarray, roster, setup: _Setup, seed: int, timing: _Timing,
                    winners: np.ndarray, progress) -> None:
-    from ..java.pool import Task, play_games
+    from .java.pool import Task, play_games
     tasks = [Task(g, tuple(roster[k].spec for k in seatings[g]), seed + g, setup.map_size,
                   TRIBE_ORDER[:seatings.shape[1]], not setup.full_observability, setup.max_actions) for g in games]
     for g, rec in play_games(tasks, setup.java):
@@ -441,7 +441,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         players: at least two specs: bot names of :data:`polyenv.bots.BOTS` (``"mcts:200"``
             style arguments pass through to the bot; ``"mcts:ms=40"`` for a time budget per
             decision), checkpoint paths, or Java Tribes agents (``"java:MCTS"``,
-            ``"java:RHEA:fm=1000"``: :mod:`polyenv.java.crossplay`).
+            ``"java:RHEA:fm=1000"``: :mod:`polyenv.evaluation.java.crossplay`).
         games: total games (>= 1).
         players_per_game: 2 (pairings) to 16 (free-for-all, seats drawn from the roster).
         format: for 2 players ``"round-robin"`` (every pair in turn, seats alternating),
@@ -456,7 +456,7 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
             engine's winner (by score) wins. Games with a Java agent keep Tribes' own limit (50).
         full_observability: play without fog of war (default False: fog).
         tribes: a Tribes checkout (git directory or source tree), needed by Java agents; the first
-            use compiles it into a cache (``polyenv.java.build``).
+            use compiles it into a cache (``polyenv.evaluation.java.build``).
         java_jobs: worker processes for the games with a Java agent, one JVM each.
         java_heap: maximum heap of each JVM; java_cpu: pin worker k (and its JVM) to core
             ``java_cpu + k`` (None: no pinning).
@@ -475,7 +475,6 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
     map_size = _v.integer(map_size, "map_size", 4, 64)
     threads = _v.integer(threads, "threads", 1, 1024, allow_none=True)
     seed = _v.seed(seed)
-    max_actions = _v.integer(max_actions, "max_actions", 1, allow_none=True)
     max_turns = _v.integer(max_turns, "max_turns", 1, 10_000, allow_none=True)
     full_observability = _v.boolean(full_observability, "full_observability")
     if format not in FORMATS:
@@ -484,15 +483,17 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         raise ValueError("format 'swiss' needs players_per_game=2")
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
-    full_observability = _v.boolean(full_observability, "full_observability")
     java_jobs = _v.integer(java_jobs, "java_jobs", 1, 256)
     java_warmup = _v.integer(java_warmup, "java_warmup", 0, 100_000)
     java_cpu = _v.integer(java_cpu, "java_cpu", 0, 4096, allow_none=True)
     roster = [parse_player(p) for p in players]
     max_actions = _check_shapes(roster, map_size, max_actions)
+    # The games' configuration (max_actions included), checked by the engine before any game is played.
+    game_description(map_size=map_size, players=per_game, max_turns=max_turns,
+                     full_observability=full_observability, max_actions=max_actions)
     java = None
     if any(p.kind == "java" for p in roster):
-        from ..java.pool import JavaOptions
+        from .java.pool import JavaOptions
         if tribes is None and java_command is None:
             raise ValueError("Java agents need tribes= (a Tribes checkout: git directory or source tree) and a JDK")
         if tribes is not None and not os.path.isdir(tribes):
@@ -602,6 +603,16 @@ def sb3_policy(model, deterministic: bool = True) -> Callable[[dict, np.ndarray]
     return policy
 
 
+def _vector_env(**kwargs):
+    """``polyenv/Tribes-v0`` as a Gymnasium vector env (its native entry point, TribesVectorEnv), made through
+    Gymnasium's registry as any user makes it."""
+    import gymnasium
+
+    from ..envs.registration import ENV_ID, register
+    register()
+    return gymnasium.make_vec(ENV_ID, vectorization_mode="vector_entry_point", **kwargs)
+
+
 def evaluate(policy: Callable[[dict, np.ndarray], np.ndarray], opponent: str = "random", games: int = 200,
              seed: int = 10_000, seats: tuple[int, ...] = (0, 1), **env_kwargs) -> dict:
     """Plays ``games`` games of a Gymnasium-vector ``policy`` against ``opponent``; returns the results.
@@ -614,14 +625,13 @@ def evaluate(policy: Callable[[dict, np.ndarray], np.ndarray], opponent: str = "
     "per_seat": {seat: (wins, games)}, "mean_length"}`` (length in policy steps).
     For checkpoints of :mod:`~polyenv.train.pointer_net` use :func:`tournament`.
     """
-    from ..vector.gym_vector import TribesVectorEnv
     if games < len(seats):
         raise ValueError(f"games must be at least the number of seats ({len(seats)})")
     env_kwargs = {"invalid_action": "end_turn", **env_kwargs}
     per_seat, lengths = {}, []
     for k, seat in enumerate(seats):
         n = games // len(seats) + (1 if k < games % len(seats) else 0)
-        env = TribesVectorEnv(num_envs=n, opponent=opponent, learner_seat=seat, seed=seed, **env_kwargs)
+        env = _vector_env(num_envs=n, opponent=opponent, learner_seat=seat, seed=seed, **env_kwargs)
         try:
             obs, _ = env.reset(seed=seed + 1_000_000 * k)
             result = np.zeros(n, dtype=np.int8)       # 0 playing, 1 won, -1 lost

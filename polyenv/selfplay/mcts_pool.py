@@ -91,7 +91,7 @@ def pool_arguments(num_envs, seed, map_size, players, num_threads, max_actions, 
     if pending > 8:
         raise ValueError(f"max_pending_leaves_per_tree must be in [1, 8], got {pending}")
     return (num_envs, _v.seed(seed), _v.integer(map_size, "map_size", 1), [tribe_code(p) for p in players],
-            threads, _v.integer(max_actions, "max_actions", 0), pending,
+            threads, _v.native_int(max_actions, "max_actions"), pending,  # max_actions >= 0: the pool's check
             _v.integer(max_nodes_per_tree, "max_nodes_per_tree", 0),
             _v.integer(max_tree_bytes, "max_tree_bytes", 0))
 

@@ -32,11 +32,12 @@ environments of ``mask`` alone (the others continue; mid-episode environments
 can only be restarted all together, by ``reset()`` without a mask).
 
 ``observation_format="flat"`` returns ``{"observation": float32 [num_envs, D],
-"action_mask"}`` (:mod:`polyenv.flat`), encoded for the whole batch at once.
+"action_mask"}`` (:mod:`polyenv.envs.flat`), encoded for the whole batch at once.
 
-``levels`` (a level pool, as :class:`~polyenv.envs.gym_env.TribesEnv` takes it) are
-played in round-robin order: episode k of environment i plays level
-``(i + k * num_envs) % len(levels)``.
+``level`` (one level) and ``levels`` (a level pool) are read as
+:class:`polyenv.VectorGameEnv` reads them (and as :class:`~polyenv.envs.gym_env.TribesEnv`
+takes them) and played by it natively, a pool in round-robin order: episode k of
+environment i plays level ``(i + k * num_envs) % len(levels)``.
 
 Not available natively (these raise ValueError and name the alternative):
 ``level_selection="seeded_random"``, a callable ``opponent``, ``learner_seat="random"``,
@@ -55,10 +56,8 @@ from gymnasium.vector.utils import batch_space
 
 from .. import _core
 from .. import _validate as _v
-from .._levels import LevelPool
-from .._names import resolve_tribes
 from ..description import game_description
-from ..envs.options import END_TURN_ROW, check_common_kwargs, check_max_actions, substitute_invalid
+from ..envs.options import END_TURN_ROW, apply_invalid_action, check_common_kwargs, describe_games
 from ..envs.spaces import flat_encoder, observation_space
 from ..vector_env import VectorGameEnv
 
@@ -116,7 +115,7 @@ class TribesVectorEnv(VectorEnv):
                  invalid_action: str = "end_turn", invalid_action_penalty: float = -0.1, info_mode: str = "fast",
                  render_mode: str | None = None, full_observability: bool = False, num_threads: int | None = None,
                  copy: bool = True, max_episode_steps: int | None = None, seed: int | None = None,
-                 autoreset: bool = True, observation_format: str = "dict"):
+                 autoreset: bool = True, observation_format: str = "dict", level=None):
         unsupported = {
             "level_selection='seeded_random' (native level pools play in round-robin order)":
                 levels is not None and level_selection == "seeded_random",
@@ -133,17 +132,9 @@ class TribesVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         if not isinstance(autoreset, (bool, np.bool_)):
             raise ValueError(f"autoreset must be a bool, got {autoreset!r}")
-        options = dict(mode=mode, max_turns=max_turns, full_observability=full_observability,
-                       max_actions=check_max_actions(max_actions))
-        if levels is None:
-            tribes = resolve_tribes(players, False)
-            d = game_description(map_size=map_size, players=tribes, **options)
-        else:  # every level checked against this configuration, as the single environment does
-            tribes = resolve_tribes(players, True)
-            pool = LevelPool(levels, tribes, **options)
-            d = pool.description
-            if map_size is not None and map_size != d.map_size:
-                raise ValueError(f"map_size={map_size!r} but the levels are {d.map_size}x{d.map_size}")
+        # Every level is checked against this configuration, as the single environment does.
+        d, tribes, pool = describe_games(map_size, players, level, levels, max_actions, mode=mode, max_turns=max_turns,
+                                         full_observability=full_observability)
         #: The :class:`polyenv.GameDescription` of every game of this vector env.
         self.description = d
         P = d.num_players
@@ -154,7 +145,7 @@ class TribesVectorEnv(VectorEnv):
             seed = int(np.random.SeedSequence().entropy % 2**63)
         self.num_envs = int(num_envs)
         self.opponent, self.learner_seat, self.action_mode = opponent, learner_seat, action_mode
-        self.max_actions, self.reward_mode, self.info_mode = int(max_actions), reward, info_mode
+        self.max_actions, self.reward_mode, self.info_mode = d.max_actions, reward, info_mode
         self.invalid_action, self.invalid_action_penalty = invalid_action, float(invalid_action_penalty)
         self.render_mode, self.copy = render_mode, _v.boolean(copy, "copy")
         self.autoreset = _v.boolean(autoreset, "autoreset")
@@ -167,7 +158,7 @@ class TribesVectorEnv(VectorEnv):
         self.turn_limit = d.turn_limit
         self._native = VectorGameEnv(
             num_envs=self.num_envs, seed=seed, map_size=d.map_size, players=tribes, num_threads=num_threads,
-            levels=None if levels is None else pool.texts,
+            levels=None if pool is None else pool.texts,
             max_actions=self.max_actions, auto_reset=self.autoreset, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
@@ -488,23 +479,22 @@ class TribesVectorEnv(VectorEnv):
                                            "them first (reset(options={'reset_mask': mask})); nothing was stepped")
         ids, legal = self._action_ids(actions)
         invalid = ~legal
-        any_invalid = bool(invalid.any())
-        if any_invalid:
-            if self.invalid_action == "raise":
-                bad = np.flatnonzero(invalid)
-                raise ValueError(f"illegal actions in environments {bad[:10].tolist()}"
-                                 f"{' ...' if bad.size > 10 else ''}: {np.asarray(actions)[bad[:10]].tolist()}; "
-                                 "nothing was stepped")
-            # "penalty": NOT_PLAYED, an id the native step rejects, leaves that game unchanged
-            ids = substitute_invalid(self.invalid_action, ids, legal, self._batch["action_id"][:, END_TURN_ROW])
+
+        def error() -> str:
+            bad = np.flatnonzero(invalid)
+            return (f"illegal actions in environments {bad[:10].tolist()}{' ...' if bad.size > 10 else ''}: "
+                    f"{np.asarray(actions)[bad[:10]].tolist()}; nothing was stepped")
+
+        ids, penalised = apply_invalid_action(self.invalid_action, ids, legal,
+                                              self._batch["action_id"][:, END_TURN_ROW], error)
         previous = self._batch  # not overwritten by this step (a fresh batch or the other slot)
         batch = self._run(ids)
         if not self.autoreset:
             self._held |= batch["terminated"].view(bool)
         self._set_batch(batch)
         rewards = batch["reward"]  # float32 [B], this step's own array (fresh, or a buffer of copy=False)
-        if any_invalid and self.invalid_action == "penalty":
-            rewards[invalid] = self.invalid_action_penalty
+        if penalised is not None:  # their games were left unchanged
+            rewards[penalised] = self.invalid_action_penalty
         terminations = batch["terminated"].view(bool)
         truncations = self._no_truncation
         infos = self._infos(invalid)

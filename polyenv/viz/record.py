@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "HUMAN", "load_record", "check_record", "game_from_config",
-           "game_result"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "HUMAN", "game_record", "load_record", "check_record",
+           "game_from_config", "game_result"]
 
 #: The ``format`` field of a game record (``polyenv play --save``).
 RECORD_FORMAT = "polyenv-game"
@@ -29,6 +29,14 @@ def game_from_config(seed: int, config: dict):
     if config.get("level") is not None:
         return GameEnv(level=config["level"], players=config.get("players"), **kwargs)
     return GameEnv(map_size=config["map_size"], players=config.get("players"), **kwargs)
+
+
+def game_record(seed: int, config: dict, bots: list, game, actions: list) -> dict:
+    """The record of ``game`` (a :class:`~polyenv.GameEnv`), started from ``seed`` and ``config`` and played with
+    ``actions`` (action ids, in order) by the seats ``bots``: what ``polyenv play --save`` and the web app write."""
+    return dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=seed, config=config, bots=bots,
+                action_space_fingerprint=int(game.action_space_fingerprint), actions=list(actions),
+                result=game_result(game))
 
 
 def game_result(game, legacy: bool = False) -> dict:

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import bots as bot_registry
 from .._botspec import is_bot
-from .record import HUMAN, RECORD_FORMAT, RECORD_VERSION, game_from_config, game_result
+from .record import HUMAN, game_from_config, game_record
 from .view import EventLog, WorldLog, build_view
 
 __all__ = ["GameSession", "SessionError", "HUMAN", "RECORD"]
@@ -233,10 +233,7 @@ class GameSession:
     def record(self) -> dict:
         """The game as a ``polyenv play --save`` record (``polyenv replay`` plays it)."""
         with self.lock:
-            game = self.game
-            return dict(format=RECORD_FORMAT, version=RECORD_VERSION, seed=self.seed, config=self.config,
-                        bots=self.seats, action_space_fingerprint=int(game.action_space_fingerprint),
-                        actions=list(self.actions), result=game_result(game))
+            return game_record(self.seed, self.config, self.seats, self.game, self.actions)
 
     def save(self) -> str:
         """Writes the record into the save folder; returns its path (blocking)."""

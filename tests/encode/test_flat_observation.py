@@ -10,7 +10,7 @@ import polyenv  # noqa: F401  (registers polyenv/Tribes-v0)
 import flat_reference
 from flat_reference import ReferenceFlatEncoder
 from polyenv.envs.gym_env import TribesEnv
-from polyenv.flat import FLAT_ACTION_FEATURE_NAMES, FLAT_STATE_FEATURE_NAMES, FLAT_TILE_FEATURE_NAMES, FlatEncoder
+from polyenv.envs.flat import FLAT_ACTION_FEATURE_NAMES, FLAT_STATE_FEATURE_NAMES, FLAT_TILE_FEATURE_NAMES, FlatEncoder
 from polyenv.vector import TribesVectorEnv
 from polyenv.vector.gym_vector import EnvironmentFinishedError
 

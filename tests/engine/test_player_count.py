@@ -26,7 +26,7 @@ def test_every_entry_point_rejects_fewer_than_two(players):
 def test_the_native_layer_checks_too():
     """No Python pre-check to forget: the native constructors reject one player themselves."""
     with pytest.raises(ValueError, match="2 to 16 players"):
-        _core.Game.blank(8, [2], 0, 0, -1, 0, True, False)
+        _core.Game.blank(8, [2], 0, -1, False, 0, 0, True)
     with pytest.raises(ValueError, match="2 to 16 players"):
         _core.Game.generated(8, [2], 0, -1, False, True, 0)
     with pytest.raises(ValueError, match="2 to 16 players"):
@@ -74,7 +74,7 @@ def test_a_level_defaults_to_its_own_tribes():
 def test_flat_encoder_uses_the_same_rule():
     """encode_flat refuses 0 and 17 players as the engine does, and takes the 1-player
     observation of the single-tribe level (its one exception)."""
-    from polyenv.flat import FlatEncoder
+    from polyenv.envs.flat import FlatEncoder
     env = GameEnv(seed=0, level=LEVELS / "minimal.csv", players=None)
     o = env.observe(0, max_actions=8)
     args = (o["map_tokens"], o["state"], 0, o["action_features"], int(o["legal_action_count"]))

@@ -206,6 +206,27 @@ def test_level_selection_is_reproducible(selection):
     assert info["level_path"] in (levels[0], None)
 
 
+def test_level_plays_one_level_like_a_pool_of_one():
+    # level= (one level, as VectorGameEnv takes it): reproducible, the same for a path, its text and levels=[path].
+    path = f"{LEVELS}/duel_11.csv"
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+
+    def run(**kwargs):
+        env = make(info_mode="debug", **kwargs)
+        obs, info = env.reset(seed=4)
+        assert env.map_size == 11 and info["level_index"] == 0
+        steps = legal_play(env, obs, info, np.random.default_rng(0), 40)
+        return info["level_path"], [obs["map_tokens"]] + [o["map_tokens"] for o, *_ in steps]
+
+    level_path, tokens = run(level=path)
+    assert level_path == path
+    for kwargs in (dict(level=path), dict(level=text), dict(levels=[path])):
+        assert all(np.array_equal(a, b) for a, b in zip(tokens, run(**kwargs)[1], strict=True)), kwargs
+    game = polyenv.GameEnv(seed=4, level=path)
+    assert np.array_equal(tokens[0], game.observe(0)["map_tokens"])
+
+
 def test_level_glob_and_path_info():
     env = make(levels=f"{LEVELS}/duel_*.csv", info_mode="debug")
     _, info = env.reset(seed=0)
@@ -389,6 +410,10 @@ def test_step_before_reset_raises():
     (dict(levels="/nonexistent/*.csv"), "matches no file"),
     (dict(levels="/nonexistent/level.csv"), "matches no file"),
     (dict(levels=f"{LEVELS}/duel_11.csv", map_size=14), "map_size"),
+    (dict(level=f"{LEVELS}/duel_11.csv", levels=f"{LEVELS}/duel_11.csv"), "not both"),
+    (dict(level=3), "level must be a path or CSV text"),
+    (dict(level="/nonexistent/level.csv"), "matches no file"),
+    (dict(level=f"{LEVELS}/duel_11.csv", map_size=14), "map_size"),
 ])
 def test_bad_kwargs_raise_clear_errors(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -1,4 +1,4 @@
-"""Java agents as players (polyenv.java.crossplay, tournament with java:...) over the driver protocol.
+"""Java agents as players (polyenv.evaluation.java.crossplay, tournament with java:...) over the driver protocol.
 
 No JDK is needed: tests/helpers/java_stand_in.py speaks the driver's protocol with polyenv as the "Java" engine, so
 these tests cover the protocol, the lockstep loop, the timing and the stopping of a diverging game. The real
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from polyenv import GameEnv
-from polyenv.java import crossplay, known, levels
-from polyenv.java.driver import Driver, DriverError
-from polyenv.java.lockstep import LockstepGame
+from polyenv.evaluation.java import crossplay, known, levels
+from polyenv.evaluation.java.driver import Driver, DriverError
+from polyenv.evaluation.java.lockstep import LockstepGame
 from polyenv._core import _testing
 
 STAND_IN = [sys.executable, str(Path(__file__).resolve().parents[1] / "helpers" / "java_stand_in.py")]

@@ -1,4 +1,4 @@
-"""A NumPy version of polyenv.flat's encoding: the reference the native encoder is checked against.
+"""A NumPy version of polyenv.envs.flat's encoding: the reference the native encoder is checked against.
 
 Independent of ``polyenv._core.encode_flat`` (whole-batch NumPy operations:
 lookup tables, scatters, clipped scalings), with the same arithmetic types, so

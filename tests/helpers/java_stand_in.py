@@ -1,4 +1,4 @@
-"""A stand-in for the Java driver (polyenv/java/src/core/game/DiffDriver.java) that speaks its protocol with
+"""A stand-in for the Java driver (polyenv/evaluation/java/src/core/game/DiffDriver.java) that speaks its protocol with
 polyenv itself as the "Java" engine, so the lockstep and cross-play code runs in CI without a JDK.
 
     python tests/helpers/java_stand_in.py [--fog] [--diverge-at K]
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from polyenv import (BUILDINGS, LEVEL_UP_REWARDS, RESOURCES, TECHS, TERRAINS, UNIT_STATUSES,  # noqa: E402
                      UNIT_TYPES, GameEnv, bots)
-from polyenv.java import canon  # noqa: E402
+from polyenv.evaluation.java import canon  # noqa: E402
 
 _KIND = {v: k for k, v in canon.JAVA_KINDS.items() if k != "UPGRADE_SHIP"}  # polyenv kind -> driver kind
 _RESULT = {"playing": "INCOMPLETE", "win": "WIN", "loss": "LOSS"}

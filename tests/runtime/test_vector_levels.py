@@ -93,6 +93,42 @@ def test_tribes_vector_env_plays_the_level_pool_in_round_robin_order():
     envs.close()
 
 
+def test_tribes_vector_env_level_plays_one_level_as_vector_game_env_does():
+    # level= is VectorGameEnv's: every episode on that level, episode k of environment i seeded seed + i + k * B,
+    # played natively (the terminal episodes reset inside the step), the same for a path and the CSV text.
+    def run(level):
+        envs = TribesVectorEnv(num_envs=2, level=level, opponent="random", action_mode="rows", max_actions=MAX_ACTIONS,
+                               seed=5)
+        assert (envs.map_size, envs.num_players) == (11, 2)
+        obs, _ = envs.reset(seed=5)
+        for i in range(2):
+            np.testing.assert_array_equal(obs["map_tokens"][i], GameEnv(seed=5 + i, level=DUEL).observe()["map_tokens"])
+        rng, seen = np.random.default_rng(0), [obs["state"].copy()]
+        for _ in range(60):
+            rows = (rng.random(2) * obs["action_mask"].sum(1)).astype(np.int64)
+            obs, rewards, terminations, _, infos = envs.step(rows)
+            assert not infos["invalid_action"].any()
+            seen.append(obs["state"].copy())
+        envs.close()
+        return np.array(seen)
+    np.testing.assert_array_equal(run(DUEL), run(str(DUEL)))
+    np.testing.assert_array_equal(run(DUEL), run(DUEL.read_text()))
+    with VectorGameEnv(2, seed=5, level=DUEL, opponent="random", max_actions=MAX_ACTIONS) as native:
+        np.testing.assert_array_equal(native.reset()["state"], run(DUEL)[0])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(level=DUEL, levels=[DUEL]), "not both"),
+    (dict(level=3), "level must be a path or CSV text"),
+    (dict(level=str(LEVELS / "no_such.csv")), "matches no file"),
+    (dict(level=DUEL, map_size=14), "map_size=14"),
+    (dict(level=DUEL, players=(1, 2, 3)), "capitals"),
+])
+def test_tribes_vector_env_bad_level_raises_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        TribesVectorEnv(num_envs=2, max_actions=MAX_ACTIONS, **kwargs)
+
+
 def test_tribes_vector_env_via_make_vec_takes_levels():
     import gymnasium as gym
     envs = gym.make_vec("polyenv/Tribes-v0", num_envs=2, vectorization_mode="vector_entry_point", levels=str(DUEL))

@@ -1,4 +1,4 @@
-"""The lockstep games' action and state mapping (polyenv/java/canon.py) and the known differences, without Java.
+"""The lockstep games' action and state mapping (polyenv/evaluation/java/canon.py) and the known differences, without Java.
 
 The Java side is represented by hand-written driver lines in the format DiffDriver.java prints.
 """
@@ -6,8 +6,8 @@ The Java side is represented by hand-written driver lines in the format DiffDriv
 import pytest
 
 from polyenv import GameEnv
-from polyenv.java import canon, known
-from polyenv.java.lockstep import ruins_outcome
+from polyenv.evaluation.java import canon, known
+from polyenv.evaluation.java.lockstep import ruins_outcome
 from polyenv._core import _testing
 
 LEVEL = "\n".join([

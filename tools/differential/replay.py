@@ -5,7 +5,7 @@
 
 ``--watch unit@11`` prints the Java and polyenv values of every field starting with that prefix after each
 of the last K actions (default 10), so the step where a value first diverges can be read off. The replay
-re-synchronises known differences as the run does (polyenv.java.lockstep).
+re-synchronises known differences as the run does (polyenv.evaluation.java.lockstep).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from polyenv.java import canon  # noqa: E402
-from polyenv.java.build import build  # noqa: E402
-from polyenv.java.driver import Driver, java_command  # noqa: E402
-from polyenv.java.lockstep import LockstepGame  # noqa: E402
+from polyenv.evaluation.java import canon  # noqa: E402
+from polyenv.evaluation.java.build import build  # noqa: E402
+from polyenv.evaluation.java.driver import Driver, java_command  # noqa: E402
+from polyenv.evaluation.java.lockstep import LockstepGame  # noqa: E402
 
 
 def main(argv=None) -> int:

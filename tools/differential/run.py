@@ -7,8 +7,8 @@
 Each game loads one CSV level in both engines (with full observability, the Tribes default, or with fog of
 war: Tribes' fog build), then repeatedly picks a random action from one engine's legal list (alternating),
 maps it to the other by (kind, source, target, arg) and compares after every action the two legal-action sets
-and the whole state (polyenv.java.lockstep). Java's random draws (ruins, meetings, explorers) are imposed on
-polyenv. A difference that polyenv.java.known explains (a documented polyenv choice or Java artefact) is
+and the whole state (polyenv.evaluation.java.lockstep). Java's random draws (ruins, meetings, explorers) are imposed on
+polyenv. A difference that polyenv.evaluation.java.known explains (a documented polyenv choice or Java artefact) is
 re-synchronised where possible and the game goes on; any other difference stops the game and is reported
 with its reproduction (level, seed, action list, first differing field) and category. The last line is
 ``differential: G games, A actions compared, U unexplained differences, D deliberate, S stopped early by a
@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: polyenv built in place, or installed
 
-from polyenv.java import levels  # noqa: E402
-from polyenv.java.build import build  # noqa: E402
-from polyenv.java.driver import Driver, java_command  # noqa: E402
-from polyenv.java.lockstep import LockstepGame  # noqa: E402
+from polyenv.evaluation.java import levels  # noqa: E402
+from polyenv.evaluation.java.build import build  # noqa: E402
+from polyenv.evaluation.java.driver import Driver, java_command  # noqa: E402
+from polyenv.evaluation.java.lockstep import LockstepGame  # noqa: E402
 
 
 def play(driver: Driver, name: str, csv_path: str, csv: str, mode: str, seed: int, max_actions: int,

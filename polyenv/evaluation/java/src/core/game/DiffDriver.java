@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.*;
 
 /**
- * Lockstep driver for polyenv (polyenv.java: the differential test and Java agents as players).
+ * Lockstep driver for polyenv (polyenv.evaluation.java: the differential test and Java agents as players).
  *
  * Lives in package core.game only to reach GameState's package-private init/initTurn/incTick/copy(int) methods
  * (the same entry points the framework's Game loop and AnchorBench use). One JVM serves many games.

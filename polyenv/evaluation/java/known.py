@@ -8,7 +8,7 @@ unexplained.
 
 from __future__ import annotations
 
-from .._names import TECHS
+from ..._names import TECHS
 
 TEMPLES = {"TEMPLE", "WATER_TEMPLE", "FOREST_TEMPLE", "MOUNTAIN_TEMPLE"}
 MONUMENTS = {"ALTAR_OF_PEACE", "EMPERORS_TOMB", "EYE_OF_GOD", "GATE_OF_POWER", "GRAND_BAZAR", "PARK_OF_FORTUNE",

@@ -4,7 +4,7 @@ A Java agent (``"java:MCTS"``, ``"java:RHEA:fm=1000"``, ``"java:MCTS:ms=40"``, .
 the Java engine's state, through the copy Tribes gives its agents (``GameState.copy(player)``: with fog only
 what that tribe has revealed, and never the opponents' stars or techs). A polyenv player chooses on its turns
 from polyenv's state (with fog: its own observation; see :class:`PolyenvSeat` for the built-in bots). Every
-action is applied to both engines (:class:`~polyenv.java.lockstep.LockstepGame`), which are compared after
+action is applied to both engines (:class:`~polyenv.evaluation.java.lockstep.LockstepGame`), which are compared after
 every action; a difference that no known explanation re-synchronises stops the game, which is then reported
 and left unrated.
 
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import bots as _bots
+from ... import bots as _bots
 from . import canon, levels
 from .driver import DriverError
 from .lockstep import LockstepGame

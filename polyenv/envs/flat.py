@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from . import _core
+from .. import _core
 
 __all__ = ["FLAT_TILE_FEATURE_NAMES", "FLAT_STATE_FEATURE_NAMES", "FLAT_ACTION_FEATURE_NAMES", "FlatEncoder",
            "flat_feature_names"]

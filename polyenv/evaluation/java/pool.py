@@ -1,6 +1,6 @@
 """Many lockstep games between Java agents and polyenv players, over one or more worker processes.
 
-Each worker keeps one :class:`~polyenv.java.crossplay.CrossplaySession` (one JVM) per observability and
+Each worker keeps one :class:`~polyenv.evaluation.java.crossplay.CrossplaySession` (one JVM) per observability and
 plays its games one at a time; ``jobs`` workers play in parallel (each decision is still timed in its own
 thread's CPU time). With ``cpu=K`` worker k and its JVM are pinned to core ``K + k``, so a decision never
 shares its core with another worker's. Results come back in task order.
@@ -71,7 +71,7 @@ class _Worker:
             if crossplay.is_java_spec(spec):
                 self.seats[key] = crossplay.parse_java_agent(spec)
             elif os.path.isfile(spec):
-                from ..train.pointer_net import load_checkpoint
+                from ...train.pointer_net import load_checkpoint
                 self.seats[key] = crossplay.PolyenvSeat(spec, model=load_checkpoint(spec), max_actions=max_actions)
             else:
                 self.seats[key] = crossplay.PolyenvSeat(spec, max_actions=max_actions, seed=hash(spec) & 0xFFFF)

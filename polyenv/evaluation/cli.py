@@ -60,7 +60,7 @@ def _progress(done: int, total: int) -> None:
 
 def run(args) -> int:
     """Runs the subcommand; returns the exit code (2 with a one-line message on bad arguments)."""
-    from .evaluation import tournament
+    from .tournament import tournament
     players = [p for p in args.players.split(",") if p.strip()]
     if any(os.path.isfile(p.strip()) and not p.strip().endswith(".paz") for p in players):
         import torch
@@ -71,7 +71,7 @@ def run(args) -> int:
                             max_actions=args.max_actions, max_turns=args.max_turns, out_dir=args.out, progress=_progress,
                             full_observability=args.full_observability, tribes=args.tribes, java_jobs=args.java_jobs,
                             java_heap=args.java_heap, java_cpu=args.java_cpu, java_warmup=args.java_warmup)
-    except (ValueError, ImportError) as e:  # polyenv.java raises ValueError for a missing JDK or checkout
+    except (ValueError, ImportError) as e:  # polyenv.evaluation.java raises ValueError for a missing JDK or checkout
         print(f"polyenv tournament: {e}", file=sys.stderr)
         return 2
     print(result.table())

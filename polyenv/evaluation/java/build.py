@@ -120,7 +120,7 @@ def build(tribes: str | os.PathLike, variant: str = "full", log=print) -> dict:
     classes = cache / f"tribes-classes-{variant}"
     if not (classes / "core" / "game" / "GameState.class").is_file():
         sources = sorted(str(p) for p in (src / "src").rglob("*.java"))
-        log(f"polyenv.java: compiling Tribes ({variant}, {len(sources)} files) into {classes}")
+        log(f"polyenv.evaluation.java: compiling Tribes ({variant}, {len(sources)} files) into {classes}")
         _javac(str(jar), classes, sources, cache / f"sources-{variant}.txt")
     driver_sources = DRIVER_SOURCES + ([HOOKS] if variant == "full" else [])
     digest = hashlib.sha1(b"".join(p.read_bytes() for p in driver_sources)).hexdigest()[:12]

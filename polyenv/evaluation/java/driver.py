@@ -20,7 +20,7 @@ class DriverError(RuntimeError):
 
 
 def java_command(paths: dict, heap: str = "384m", cpu: int | None = None) -> list[str]:
-    """The command line of the JVM for a build of :func:`polyenv.java.build.build`.
+    """The command line of the JVM for a build of :func:`polyenv.evaluation.java.build.build`.
 
     ``cpu``: pin the JVM (every thread of it: the agent's, the JIT's and the collector's) to that core with
     ``taskset`` when it is available, so a decision's CPU time is not shared out over several cores.

@@ -24,7 +24,7 @@ _SKIP = ("net", "out_dir", "progress")
 
 
 def _fields():
-    from .train.config import FIELD_HELP, AlphaZeroConfig
+    from .config import FIELD_HELP, AlphaZeroConfig
     return AlphaZeroConfig, [f for f in dataclasses.fields(AlphaZeroConfig) if f.name not in _SKIP], FIELD_HELP
 
 
@@ -62,7 +62,7 @@ def run(args) -> int:
     """Runs ``polyenv train az``; returns the exit code."""
     try:
         config, fields, _ = _fields()
-        from .train.alphazero import learning_curve, train
+        from .alphazero import learning_curve, train
     except ImportError as e:
         print(f"polyenv train: needs torch ({e}); pip install 'polyenv[train]'", file=sys.stderr)
         return 2

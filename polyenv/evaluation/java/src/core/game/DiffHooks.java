@@ -4,7 +4,7 @@ import java.util.ArrayList;
 
 /**
  * Records the random draws of the Java engine that polyenv must be given to stay in lockstep
- * (polyenv.java.build inserts the two calls into the fog build's Tribe.meetTribe and Board.launchExplorer;
+ * (polyenv.evaluation.java.build inserts the two calls into the fog build's Tribe.meetTribe and Board.launchExplorer;
  * they only record, the engine's behaviour is unchanged).
  *
  * Recording is on only while DiffDriver applies an action to the real game, so the agents' forward-model

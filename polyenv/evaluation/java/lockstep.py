@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .._names import TECHS
-from ..game_env import GameEnv
+from ..._names import TECHS
+from ...game_env import GameEnv
 from . import canon, known
-from .._core import _testing
+from ..._core import _testing
 
 __all__ = ["LockstepGame", "RUINS", "ruins_outcome", "RESYNCED_FIELDS"]
 
@@ -75,7 +75,7 @@ def all_differences(a: dict, b: dict) -> list[tuple]:
 
 
 class LockstepGame:
-    """A level loaded in a Java driver (``polyenv.java.driver.Driver``) and in a polyenv ``GameEnv``.
+    """A level loaded in a Java driver (``polyenv.evaluation.java.driver.Driver``) and in a polyenv ``GameEnv``.
 
     Args:
         driver: a driver serving this game (its build decides fog or full observability).

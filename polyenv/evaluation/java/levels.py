@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ..game_env import GameEnv
+from ...game_env import GameEnv
 
 _TERRAIN_CHAR = {"plain": ".", "shallow_water": "s", "deep_water": "d", "mountain": "m", "village": "v",
                  "city": "c", "forest": "f"}
