@@ -163,7 +163,7 @@ void init_game(py::module_& m) {
       .def_static("generated", [](int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs,
                                   bool auto_end, uint64_t seed) {
         auto g = std::make_unique<Game>();
-        g->config = game_config(map_size, tribes, mode, max_turns, full_obs);
+        g->source = EpisodeSource::generated(game_config(map_size, tribes, mode, max_turns, full_obs));
         g->state.auto_end_turn = auto_end;
         g->new_episode(seed);
         return g;
@@ -171,9 +171,9 @@ void init_game(py::module_& m) {
       .def_static("from_level", [](const std::string& csv, std::vector<int8_t> tribes, int mode, int max_turns,
                                    bool full_obs, bool auto_end, uint64_t seed) {
         auto g = std::make_unique<Game>();
-        g->level = parse_level_csv(csv);
-        g->source = Source::kLevel;
-        g->config = game_config(g->level.size, tribes, mode, max_turns, full_obs);
+        Level level = parse_level_csv(csv);
+        GameConfig config = game_config(level.size, tribes, mode, max_turns, full_obs);
+        g->source = EpisodeSource::of_level(std::move(level), std::move(config));
         g->state.auto_end_turn = auto_end;
         g->new_episode(seed);
         return g;
@@ -181,10 +181,7 @@ void init_game(py::module_& m) {
       .def_static("blank", [](int map_size, std::vector<int8_t> tribes, int terrain, int mode, int max_turns,
                               uint64_t seed, bool revealed, bool full_obs) {
         auto g = std::make_unique<Game>();
-        g->source = Source::kBlank;
-        g->blank_terrain = terrain;
-        g->blank_revealed = revealed;
-        g->config = game_config(map_size, tribes, mode, max_turns, full_obs);
+        g->source = EpisodeSource::blank(game_config(map_size, tribes, mode, max_turns, full_obs), terrain, revealed);
         g->new_episode(seed);
         return g;
       }, py::arg("map_size"), py::arg("tribes"), py::arg("terrain"), py::arg("mode"), py::arg("max_turns"), py::arg("seed"), py::arg("revealed"), py::arg("full_observability"))
@@ -194,7 +191,7 @@ void init_game(py::module_& m) {
         const GameState& s = g->state;
         std::vector<int8_t> tribes;
         for (const Player& p : s.players) tribes.push_back(p.tribe);
-        g->config = game_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability);
+        g->source = EpisodeSource::generated(game_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability));
         g->journal.configure(s.num_players, 0);
         g->new_episode_id();
         g->touched();
@@ -403,8 +400,8 @@ void init_game(py::module_& m) {
         return py::make_tuple(int(c.tile), kRewardNames[reward_a(c.level + 1)], kRewardNames[reward_b(c.level + 1)]);
       })
       .def_property_readonly("level_csv", [](const Game& g) -> py::object { GameLock lock(g);
-        if (g.source != Source::kLevel) return py::none();
-        return py::str(level_to_csv(g.level));
+        if (g.source.kind != EpisodeSource::Kind::kLevel) return py::none();
+        return py::str(level_to_csv(g.source.level));
       });
 }
 
