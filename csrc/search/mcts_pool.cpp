@@ -235,7 +235,7 @@ void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids
         reward = float(payoff[actor]);
         g.observer = actor;
         if (cfg_.auto_reset) {
-          LiveBatch<Game>::next_episode(g);
+          games_.next_episode(g);
           start_episode(g, env);
         }
       }

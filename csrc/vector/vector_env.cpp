@@ -159,7 +159,7 @@ void VectorEnv::reset_slots(IndexSpan env_ids, const BatchView& out) {
   envs_.check_usable();
   load_env_ids(env_ids);
   for (int r = 0; r < env_ids.size; ++r) {
-    LiveBatch<Env>::next_episode(envs_[size_t(rows_env_[size_t(r)])]);
+    envs_.next_episode(envs_[size_t(rows_env_[size_t(r)])]);
     rows_action_[size_t(r)] = 0;
   }
   run_rows(Op::kReset, env_ids.size, out);

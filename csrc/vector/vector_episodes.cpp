@@ -61,7 +61,7 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
           final_written = true;
         }
         if (cfg_.auto_reset) {
-          LiveBatch<Env>::next_episode(e);
+          envs_.next_episode(e);
           start_episode(e, env);
         }
       }
