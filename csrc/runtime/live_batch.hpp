@@ -61,6 +61,7 @@ class LiveBatchState {
   LiveBatchState(const LiveBatchState&) = delete;
   LiveBatchState& operator=(const LiveBatchState&) = delete;
 
+  // B, the games of the batch.
   int num_envs() const { return num_envs_; }
   // Threads of the pool (the caller included); kept after close().
   int num_threads() const { return num_threads_; }
@@ -134,11 +135,13 @@ class LiveBatchState {
 template <class G>
 class LiveBatch : public LiveBatchState {
  public:
+  // B default games (start them with start_episode), base seed `seed`, the pool as LiveBatchState's.
   LiveBatch(const char* name, const GameConfig& game, const std::vector<Level>& levels, int num_envs, uint64_t seed,
             std::shared_ptr<WorkerPool> shared, int num_threads)
       : LiveBatchState(name, num_envs, seed, std::move(shared), num_threads), game_(game), levels_(levels),
         games_(size_t(num_envs)) {}
 
+  // The games by environment index; range-for visits them in env order.
   size_t size() const { return games_.size(); }
   G& operator[](size_t env) { return games_[env]; }
   const G& operator[](size_t env) const { return games_[env]; }
