@@ -20,11 +20,12 @@ namespace polyenv::python {
 
 namespace {
 
-// A new game from `config` (and the source fields set by `setup`), at episode `seed`.
+// A new game whose episodes come from `source`, started at episode `seed` (`setup` sets what the
+// episode itself does not, e.g. auto_end_turn, before the first episode starts).
 template <class Setup>
-std::unique_ptr<Game> make_game(GameConfig config, uint64_t seed, Setup&& setup) {
+std::unique_ptr<Game> make_game(EpisodeSource source, uint64_t seed, Setup&& setup) {
   auto g = std::make_unique<Game>();
-  g->config = std::move(config);
+  g->source = std::move(source);
   setup(*g);
   g->new_episode(seed);
   return g;
@@ -33,26 +34,21 @@ std::unique_ptr<Game> make_game(GameConfig config, uint64_t seed, Setup&& setup)
 void def_construction(GameClass& c) {
   c.def_static("generated", [](int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs,
                                bool auto_end, uint64_t seed) {
-         return make_game(game_config(map_size, std::move(tribes), mode, max_turns, full_obs), seed,
-                         [&](Game& g) { g.state.auto_end_turn = auto_end; });
+         return make_game(EpisodeSource::generated(game_config(map_size, std::move(tribes), mode, max_turns, full_obs)),
+                          seed, [&](Game& g) { g.state.auto_end_turn = auto_end; });
        }, POLYENV_GAME_ARGS, py::arg("auto_end"), py::arg("seed"))
       .def_static("from_level", [](const std::string& csv, std::vector<int8_t> tribes, int mode, int max_turns,
                                    bool full_obs, bool auto_end, uint64_t seed) {
         Level level = parse_level_csv(csv);
-        const int size = level.size;
-        return make_game(game_config(size, std::move(tribes), mode, max_turns, full_obs), seed, [&](Game& g) {
-          g.level = std::move(level);
-          g.source = Source::kLevel;
-          g.state.auto_end_turn = auto_end;
-        });
+        GameConfig config = game_config(level.size, std::move(tribes), mode, max_turns, full_obs);
+        return make_game(EpisodeSource::of_level(std::move(level), std::move(config)), seed,
+                         [&](Game& g) { g.state.auto_end_turn = auto_end; });
       }, py::arg("csv"), POLYENV_GAME_RULE_ARGS, py::arg("auto_end"), py::arg("seed"))
       .def_static("blank", [](int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs,
                               int terrain, uint64_t seed, bool revealed) {
-        return make_game(game_config(map_size, std::move(tribes), mode, max_turns, full_obs), seed, [&](Game& g) {
-          g.source = Source::kBlank;
-          g.blank_terrain = terrain;
-          g.blank_revealed = revealed;
-        });
+        return make_game(
+            EpisodeSource::blank(game_config(map_size, std::move(tribes), mode, max_turns, full_obs), terrain, revealed),
+            seed, [](Game&) {});
       }, POLYENV_GAME_ARGS, py::arg("terrain"), py::arg("seed"), py::arg("revealed"))
       .def_static("from_bytes", [](py::bytes data) {
         auto g = std::make_unique<Game>();
@@ -60,7 +56,7 @@ void def_construction(GameClass& c) {
         const GameState& s = g->state;
         std::vector<int8_t> tribes;
         for (const Player& p : s.players) tribes.push_back(p.tribe);
-        g->config = game_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability);
+        g->source = EpisodeSource::generated(game_config(s.map_size, tribes, s.mode, s.turn_limit, s.full_observability));
         g->journal.configure(s.num_players, 0);
         g->new_episode_id();
         g->touched();
@@ -174,8 +170,8 @@ void def_properties(GameClass& c) {
         return py::make_tuple(int(c.tile), kRewardNames[reward_a(c.level + 1)], kRewardNames[reward_b(c.level + 1)]);
       })
       .def_property_readonly("level_csv", [](const Game& g) -> py::object { GameLock lock(g);
-        if (g.source != Source::kLevel) return py::none();
-        return py::str(level_to_csv(g.level));
+        if (g.source.kind != EpisodeSource::Kind::kLevel) return py::none();
+        return py::str(level_to_csv(g.source.level));
       });
 }
 

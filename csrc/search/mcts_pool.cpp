@@ -39,11 +39,8 @@ void check_gumbel(const MctsPoolConfig& cfg, Fail fail) {
 
 MctsPoolConfig checked(const MctsPoolConfig& cfg) {
   auto fail = [](const std::string& m) { throw InvalidArgument(m); };
-  if (cfg.num_envs < 1 || cfg.num_envs > MctsPool::kMaxEnvs) {
-    fail("num_envs must be in [1, " + std::to_string(MctsPool::kMaxEnvs) + "], got " + std::to_string(cfg.num_envs));
-  }
-  if (cfg.num_threads < 1) fail("num_threads must be >= 1, got " + std::to_string(cfg.num_threads));
-  if (cfg.max_actions < 0) fail("max_actions must be >= 0, got " + std::to_string(cfg.max_actions));
+  const int threads = check_batch_config(cfg.num_envs, cfg.num_threads, cfg.max_actions,
+                                         BatchLimits{/*max_envs=*/MctsPool::kMaxEnvs, /*min_max_actions=*/0});
   check_episodes(cfg.game, cfg.levels);
   const int n = cfg.game.map_size;
   const int players = episode_players(cfg.game, cfg.levels);
@@ -60,7 +57,7 @@ MctsPoolConfig checked(const MctsPoolConfig& cfg) {
   check_gumbel(cfg, fail);
   MctsPoolConfig c = cfg;
   c.search.num_players = players;
-  c.num_threads = std::min(cfg.num_threads, cfg.num_envs);
+  c.num_threads = threads;
   if (c.max_actions == 0) c.max_actions = ActionSpace(n, players).size();
   return c;
 }
@@ -81,19 +78,15 @@ uint64_t mix(uint64_t a, uint64_t b) {
 
 MctsPool::MctsPool(const MctsPoolConfig& cfg, std::shared_ptr<WorkerPool> workers)
     : cfg_(checked(cfg)),
-      pool_(workers ? std::move(workers) : std::make_shared<WorkerPool>(cfg_.num_threads)),
-      num_threads_(pool_->num_threads()) {
-  cfg_.num_threads = num_threads_;
+      games_("MctsPool", cfg_.game, cfg_.levels, cfg_.num_envs, cfg_.seed, std::move(workers), cfg_.num_threads) {
+  cfg_.num_threads = games_.num_threads();
   const int B = cfg_.num_envs;
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players()).size();
-  base_seed_ = cfg_.seed;
-  games_.resize(size_t(B));
   for (Game& g : games_) {
     g.slots.resize(size_t(cfg_.max_pending_leaves));
     g.gumbel.configure(cfg_.gumbel);
     if (cfg_.root_selection == RootSelection::kGumbel) g.tree.set_selector(&g.gumbel);
   }
-  errors_.resize(size_t(B));
   actions_.resize(size_t(B));
   leaf_offset_.resize(size_t(B));
   by_tree_.resize(size_t(B));
@@ -102,64 +95,36 @@ MctsPool::MctsPool(const MctsPoolConfig& cfg, std::shared_ptr<WorkerPool> worker
     start_episode(g, env);
     root_tree(g, env);
   });
-  for (Game& g : games_) {
-    g.new_episode_id();
-    g.new_state_id();
-    g.new_state = g.new_episode = false;
-  }
+  for (Game& g : games_) g.assign_ids();  // both owed: every game started
 }
 
 MctsPool::~MctsPool() { close(); }
 
 void MctsPool::close() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (closed_) return;
-  closed_ = true;
-  pool_.reset();  // the last owner's release joins the threads
-}
-
-void MctsPool::check_usable() const {
-  if (closed_) throw std::runtime_error("this MctsPool is closed");
-  if (!broken_.empty()) {
-    throw std::runtime_error("this MctsPool must be reset(): a previous call failed on a worker (" + broken_ + ")");
-  }
+  games_.close();
 }
 
 // Runs fn(game, env) for every game on the workers; the first failure (lowest
-// env) is rethrown after all finished.
+// env) is rethrown after all finished. With `breaks` (reset, step: the live
+// games may be half changed) it leaves the pool broken: reset() required.
 template <class F>
-void MctsPool::run_games(F&& fn) {
-  const int B = cfg_.num_envs;
-  workers().run(B, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i) {
-      try {
-        fn(games_[size_t(i)], i);
-      } catch (...) {
-        errors_[size_t(i)] = std::current_exception();
-      }
-    }
-  });
-  for (int i = 0; i < B; ++i) {
-    if (errors_[size_t(i)]) {
-      std::exception_ptr error = errors_[size_t(i)];
-      for (auto& e : errors_) e = nullptr;
-      std::rethrow_exception(error);
-    }
-  }
+void MctsPool::run_games(F&& fn, bool breaks) {
+  const WorkerFailure failure = games_.run(cfg_.num_envs, [&](int i) { fn(games_[size_t(i)], i); });
+  if (!failure) return;
+  if (breaks) games_.fail(failure, "");
+  std::rethrow_exception(failure.error);
 }
 
 void MctsPool::start_episode(Game& g, int env) {
-  start_episode_game(g.state, cfg_.game, cfg_.levels, base_seed_, cfg_.num_envs, env, g.episode_index);
+  games_.start_episode(g, env);
   episode_started(env);
-  g.state_changed();
-  g.observer = g.state.current_player;
-  g.new_state = g.new_episode = true;
 }
 
 // The tree's own chance stream (and its Gumbel draws): from the pool seed and the
 // position, never the live game's draws.
 uint64_t MctsPool::tree_seed(const Game& g, int env) const {
-  return mix(mix(mix(base_seed_, uint64_t(env)), g.episode_index), uint64_t(g.state.actions_applied));
+  return mix(mix(mix(games_.base_seed(), uint64_t(env)), g.episode_index), uint64_t(g.state.actions_applied));
 }
 
 void MctsPool::root_tree(Game& g, int env) {
@@ -202,39 +167,34 @@ void MctsPool::write_live_row(Game& g, int env, const FieldView& out) {
 
 void MctsPool::reset(const uint64_t* seed, const FieldView& out) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (closed_) throw std::runtime_error("this MctsPool is closed");
-  if (seed) base_seed_ = *seed;
-  for (Game& g : games_) g.episode_index = seed ? 0 : g.episode_index + 1;
+  games_.check_open();
+  games_.begin_reset(seed);
   const int P = num_players();
-  try {
-    run_games([&](Game& g, int env) {
-      start_episode(g, env);
-      root_tree(g, env);
-      write_live_row(g, env, out);
-      *out.at<float>(kLReward, env) = 0;
-      *out.at<uint8_t>(kLTerminated, env) = 0;
-      *out.at<uint8_t>(kLActionValid, env) = 0;
-      *out.at<int32_t>(kLWinner, env) = -1;
-      std::fill_n(out.at<float>(kLTerminalValues, env), P, 0.0f);
-    });
-  } catch (const std::exception& e) {
-    broken_ = e.what();
-    throw;
-  }
-  broken_.clear();
-  for (int env = 0; env < cfg_.num_envs; ++env) {
-    Game& g = games_[size_t(env)];
-    g.new_episode_id();
-    g.new_state_id();
-    g.new_state = g.new_episode = false;
+  run_games([&](Game& g, int env) {
+    start_episode(g, env);
+    root_tree(g, env);
+    write_live_row(g, env, out);
+    *out.at<float>(kLReward, env) = 0;
+    *out.at<uint8_t>(kLTerminated, env) = 0;
+    *out.at<uint8_t>(kLActionValid, env) = 0;
+    *out.at<int32_t>(kLWinner, env) = -1;
+    std::fill_n(out.at<float>(kLTerminalValues, env), P, 0.0f);
+  }, /*breaks=*/true);
+  games_.clear_broken();
+  write_fresh_ids(out);  // both owed: every game started
+}
+
+// Gives every game its owed ids in env order and writes them to the live rows.
+void MctsPool::write_fresh_ids(const FieldView& out) {
+  games_.assign_ids(cfg_.num_envs, [](int env) { return env; }, [&](int env, const Game& g) {
     *out.at<uint64_t>(kLStateId, env) = g.state_id;
     *out.at<uint64_t>(kLEpisodeId, env) = g.episode_id;
-  }
+  });
 }
 
 void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids, const FieldView& out) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   const int B = cfg_.num_envs;
   if (actions.size != B) {
     throw InvalidArgument("action_ids has " + std::to_string(actions.size) + " entries, expected " +
@@ -250,70 +210,49 @@ void MctsPool::step(Strided<int32_t> actions, const Strided<uint64_t>* state_ids
                           " pending leaves: back them up, cancel_leaves() or abort_search() before stepping");
     }
   }
-  if (state_ids) {
-    for (int i = 0; i < B; ++i) {
-      const uint64_t given = (*state_ids)[i];
-      if (given != games_[size_t(i)].state_id) {
-        throw StaleState("state id " + std::to_string(given) + " of env " + std::to_string(i) +
-                         " is stale: the live state id is " + std::to_string(games_[size_t(i)].state_id) +
-                         "; no game was stepped");
-      }
-    }
-  }
+  if (state_ids) games_.check_state_ids(B, *state_ids, nullptr, "no game was stepped");
   // Copy the inputs before anything is written: they may alias the output buffers.
   for (int i = 0; i < B; ++i) actions_[size_t(i)] = actions[i];
   const int P = num_players();
-  try {
-    run_games([&](Game& g, int env) {
-      GameState& s = g.state;
-      const int32_t action = actions_[size_t(env)];
-      const bool valid = g.accepts(action);
-      float reward = 0;
-      uint8_t terminated = 0;
-      int32_t winner = -1;
-      double payoff[kMaxPlayers] = {};
-      if (valid) {
-        const int actor = s.current_player;
-        apply_action(s, action, live_event_sink(env));
-        g.state_changed();
-        g.new_state = true;
-        g.observer = s.current_player;
-        if (s.game_over) {
-          terminated = 1;
-          winner = s.winner;
-          terminal_payoffs(s, payoff);
-          reward = float(payoff[actor]);
-          g.observer = actor;
-          if (cfg_.auto_reset) {
-            g.episode_index++;
-            start_episode(g, env);
-          }
-        }
-        if (cfg_.reuse_tree && !g.new_episode) {
-          advance_tree(g, env, action);
-        } else {
-          root_tree(g, env);
+  run_games([&](Game& g, int env) {
+    GameState& s = g.state;
+    const int32_t action = actions_[size_t(env)];
+    const bool valid = g.accepts(action);
+    float reward = 0;
+    uint8_t terminated = 0;
+    int32_t winner = -1;
+    double payoff[kMaxPlayers] = {};
+    if (valid) {
+      const int actor = s.current_player;
+      apply_action(s, action, live_event_sink(env));
+      g.state_changed();
+      g.new_state = true;
+      g.observer = s.current_player;
+      if (s.game_over) {
+        terminated = 1;
+        winner = s.winner;
+        terminal_payoffs(s, payoff);
+        reward = float(payoff[actor]);
+        g.observer = actor;
+        if (cfg_.auto_reset) {
+          games_.next_episode(g);
+          start_episode(g, env);
         }
       }
-      write_live_row(g, env, out);
-      *out.at<float>(kLReward, env) = reward;
-      *out.at<uint8_t>(kLTerminated, env) = terminated;
-      *out.at<uint8_t>(kLActionValid, env) = valid ? 1 : 0;
-      *out.at<int32_t>(kLWinner, env) = winner;
-      for (int p = 0; p < P; ++p) out.at<float>(kLTerminalValues, env)[p] = float(payoff[p]);
-    });
-  } catch (const std::exception& e) {
-    broken_ = e.what();
-    throw;
-  }
-  for (int env = 0; env < B; ++env) {
-    Game& g = games_[size_t(env)];
-    if (g.new_episode) g.new_episode_id();
-    if (g.new_state) g.new_state_id();
-    g.new_episode = g.new_state = false;
-    *out.at<uint64_t>(kLStateId, env) = g.state_id;
-    *out.at<uint64_t>(kLEpisodeId, env) = g.episode_id;
-  }
+      if (cfg_.reuse_tree && !g.new_episode) {
+        advance_tree(g, env, action);
+      } else {
+        root_tree(g, env);
+      }
+    }
+    write_live_row(g, env, out);
+    *out.at<float>(kLReward, env) = reward;
+    *out.at<uint8_t>(kLTerminated, env) = terminated;
+    *out.at<uint8_t>(kLActionValid, env) = valid ? 1 : 0;
+    *out.at<int32_t>(kLWinner, env) = winner;
+    for (int p = 0; p < P; ++p) out.at<float>(kLTerminalValues, env)[p] = float(payoff[p]);
+  }, /*breaks=*/true);
+  write_fresh_ids(out);
 }
 
 // ---- search
@@ -347,7 +286,7 @@ void MctsPool::select_in_tree(Game& g) {
 
 int MctsPool::select_leaves(int capacity, const FieldView& out) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));
   const int B = cfg_.num_envs, K = cfg_.max_pending_leaves;
   // Quotas in tree order: an unexpanded root gives one leaf (its policy must be
@@ -456,7 +395,7 @@ void MctsPool::check_leaf_ids(const uint64_t* leaf_ids, int count) {
 
 void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const float* logits, const float* values) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   const int P = num_players(), A = cfg_.max_actions;
   const int width = P == 2 ? 1 : P;
   for (int64_t i = 0; i < int64_t(count) * width; ++i) {
@@ -508,7 +447,7 @@ void MctsPool::expand_and_backup(const uint64_t* leaf_ids, int count, const floa
 
 void MctsPool::cancel_leaves(const uint64_t* leaf_ids, int count) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   check_leaf_ids(leaf_ids, count);
   for (int i = 0; i < count; ++i) {
     const uint64_t low = leaf_ids[i] & ((uint64_t(1) << kSlotBits) - 1);
@@ -522,7 +461,7 @@ void MctsPool::cancel_leaves(const uint64_t* leaf_ids, int count) {
 
 void MctsPool::abort_search() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   for (Game& g : games_) {
     for (Slot& slot : g.slots) {
       if (slot.id == 0) continue;
@@ -535,7 +474,7 @@ void MctsPool::abort_search() {
 
 void MctsPool::root_policy(double temperature, const FieldView& out) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   if (!(temperature >= 0) || std::isinf(temperature)) {
     throw InvalidArgument("temperature must be finite and >= 0, got " + std::to_string(temperature));
   }
@@ -615,7 +554,7 @@ void MctsPool::write_search_choice(Game& g, int env, const FieldView& out) {
 
 void MctsPool::observe(const FieldView& out) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   run_games([&](Game& g, int env) { write_live_row(g, env, out); });
   for (int env = 0; env < cfg_.num_envs; ++env) {
     *out.at<uint64_t>(kLStateId, env) = games_[size_t(env)].state_id;
@@ -625,7 +564,7 @@ void MctsPool::observe(const FieldView& out) {
 
 void MctsPool::load_live_state(int env, const GameState& s) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   if (env < 0 || env >= cfg_.num_envs) throw InvalidArgument("env " + std::to_string(env) + " is out of range");
   Game& g = games_[size_t(env)];
   if (g.pending > 0) throw PendingLeaves("tree " + std::to_string(env) + " has pending leaves");
@@ -641,7 +580,7 @@ void MctsPool::load_live_state(int env, const GameState& s) {
 
 void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds, ActorChangeHook* const* hooks) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   for (int i = 0; i < cfg_.num_envs; ++i) {
     if (games_[size_t(i)].pending > 0) {
       throw PendingLeaves("tree " + std::to_string(i) + " has pending leaves: back them up, cancel_leaves() or "
@@ -660,7 +599,7 @@ void MctsPool::set_roots(const GameState* roots, const uint64_t* seeds, ActorCha
 
 std::vector<int32_t> MctsPool::leaf_actions(uint64_t leaf_id) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  check_usable();
+  games_.check_usable();
   check_leaf_ids(&leaf_id, 1);
   const uint64_t low = leaf_id & ((uint64_t(1) << kSlotBits) - 1);
   const Game& g = games_[size_t(low / kMaxPending)];
@@ -671,7 +610,7 @@ std::vector<int32_t> MctsPool::leaf_actions(uint64_t leaf_id) {
 
 std::vector<TreeStats> MctsPool::search_stats() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (closed_) throw std::runtime_error("this MctsPool is closed");
+  games_.check_open();
   std::vector<TreeStats> out(games_.size());
   for (size_t t = 0; t < games_.size(); ++t) {
     const Game& g = games_[t];
@@ -694,9 +633,9 @@ std::array<int64_t, 3> MctsPool::timing() {
 
 uint64_t MctsPool::state_digest() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (closed_) throw std::runtime_error("this MctsPool is closed");
+  games_.check_open();
   Fnv h;
-  h.add(base_seed_);
+  h.add(games_.base_seed());
   h.add(select_serial_);
   for (const Game& g : games_) {
     const std::string bytes = serialize(g.state);

@@ -30,7 +30,7 @@
 #include "../runtime/buffers.hpp"
 #include "../runtime/episodes.hpp"
 #include "../runtime/errors.hpp"
-#include "../runtime/game_handle.hpp"
+#include "../runtime/live_batch.hpp"
 #include "../runtime/worker_pool.hpp"
 #include "../players/gumbel.hpp"
 #include "pool_batch.hpp"
@@ -87,7 +87,7 @@ class MctsPool {
   int num_players() const { return cfg_.search.num_players; }
   int max_actions() const { return cfg_.max_actions; }
   int action_space_size() const { return action_space_size_; }
-  int num_threads() const { return num_threads_; }
+  int num_threads() const { return games_.num_threads(); }
   PoolDims dims() const { return {cfg_.game.map_size * cfg_.game.map_size, cfg_.max_actions, num_players()}; }
 
   // Live games. Buffers follow live_specs(B, dims()) and are validated by the caller.
@@ -114,7 +114,7 @@ class MctsPool {
   uint64_t state_digest();
 
   void close();
-  bool closed() const { return closed_.load(); }
+  bool closed() const { return games_.closed(); }
 
   // ---- hooks for pools that root the trees elsewhere (SelfPlayPool)
   // Writes every game's live row (model fields, env_id, to_play, state/episode
@@ -133,7 +133,13 @@ class MctsPool {
   // Tests: replaces game env's live state (new state id, tree rooted in it).
   // PendingLeaves while that tree has pending leaves.
   void load_live_state(int env, const GameState& s);
-  void check_open() const { check_usable(); }
+  // std::runtime_error once closed or while a failed reset()/step() awaits a reset().
+  void check_open() const { games_.check_usable(); }
+  // StaleState unless state_ids[i] (B ids) is game i's live state id for every game; the message
+  // ends with `unchanged` ("no belief was accepted"). Call under lock().
+  void check_live_state_ids(const uint64_t* state_ids, const char* unchanged) const {
+    games_.check_state_ids(cfg_.num_envs, state_ids, nullptr, unchanged);
+  }
   // Per-game event hooks (both called on the worker that owns the game): the
   // sink receiving the live game's world events (nullptr: none), and the
   // start of a new episode in game env.
@@ -145,12 +151,9 @@ class MctsPool {
   const SearchTree& search_tree(int env) const { return games_[size_t(env)].tree; }
   const LeafPath& issued_path(uint64_t leaf_id) const;
   // The worker pool (one phase at a time: use it under lock()); std::runtime_error once closed.
-  WorkerPool& workers() {
-    if (!pool_) throw std::runtime_error("this MctsPool is closed");
-    return *pool_;
-  }
+  WorkerPool& workers() { return games_.workers(); }
   // The same pool for another owner (a VectorEnv over the same games); null once closed.
-  const std::shared_ptr<WorkerPool>& shared_workers() const { return pool_; }
+  const std::shared_ptr<WorkerPool>& shared_workers() const { return games_.shared_workers(); }
   std::recursive_mutex& lock() { return mutex_; }
 
  private:
@@ -161,14 +164,9 @@ class MctsPool {
     std::vector<int32_t> ids;    // the leaf's action rows (copied when encoded)
     int32_t rows = 0;
   };
-  // A live game (the runtime's handle: state, move cache, the last live row's
-  // legal ids, ids) plus its tree.
-  struct Game : GameHandle {
-    uint64_t episode_index = 0;
-    int observer = 0;
-    bool new_state = false;
-    bool new_episode = false;
-    // search
+  // A live game of the batch (the runtime's handle: state, move cache, the last
+  // live row's legal ids, ids; its episode and observer) plus its tree.
+  struct Game : LiveGame {
     SearchTree tree;
     GumbelSearch gumbel;  // the tree's selector under kGumbel; root_policy's improved policy always
     SearchTree::Reuse reuse = SearchTree::Reuse::kFresh;
@@ -186,35 +184,30 @@ class MctsPool {
     std::string overflow_message;
   };
 
-  void check_usable() const;
   void start_episode(Game& g, int env);
   uint64_t tree_seed(const Game& g, int env) const;
   void root_tree(Game& g, int env);
   void advance_tree(Game& g, int env, int32_t action);
   void write_search_choice(Game& g, int env, const FieldView& out);
   void write_live_row(Game& g, int env, const FieldView& out);
+  void write_fresh_ids(const FieldView& out);
   void select_in_tree(Game& g);
   Slot& slot_of(uint64_t id);
   void check_leaf_ids(const uint64_t* leaf_ids, int count);
   template <class F>
-  void run_games(F&& fn);
+  void run_games(F&& fn, bool breaks = false);
 
   MctsPoolConfig cfg_;
   int action_space_size_ = 0;
-  uint64_t base_seed_ = 0;
   uint64_t select_serial_ = 0;
-  std::vector<Game> games_;
-  std::vector<std::exception_ptr> errors_;
+  // The games, their episode sequence, ids, worker pool and closed / broken state.
+  LiveBatch<Game> games_;
   std::vector<int32_t> actions_;     // step scratch
   std::vector<int32_t> leaf_offset_;  // select scratch: first row of each tree
   std::vector<std::vector<int32_t>> by_tree_;  // backup scratch: leaf rows per tree
   std::vector<uint32_t> seen_;        // duplicate-id check, one stamp per slot
   uint32_t seen_stamp_ = 0;
   std::recursive_mutex mutex_;  // recursive: a derived pool holds it across several calls
-  std::atomic<bool> closed_{false};
-  std::string broken_;
-  std::shared_ptr<WorkerPool> pool_;
-  int num_threads_;
 };
 
 }  // namespace polyenv

@@ -232,13 +232,7 @@ void SelfPlayPool::submit_beliefs(const uint64_t* state_ids, const int32_t* toke
   const int B = num_envs(), P = num_players(), T = dims().tiles;
   const int K = layout == Layout::kParticles ? particles : 1;
   if (K < 1) throw InvalidArgument("beliefs need at least one particle per player");
-  for (int env = 0; env < B; ++env) {
-    if (state_ids[env] != live_state_id(env)) {
-      throw StaleState("state id " + std::to_string(state_ids[env]) + " of env " + std::to_string(env) +
-                       " is stale: the live state id is " + std::to_string(live_state_id(env)) +
-                       "; no belief was accepted");
-    }
-  }
+  check_live_state_ids(state_ids, "no belief was accepted");
   for (int env = 0; env < B; ++env) {
     if (live_pending(env) > 0) {
       throw PendingLeaves("tree " + std::to_string(env) +
@@ -327,13 +321,7 @@ int SelfPlayPool::fit_beliefs(const uint64_t* state_ids, int32_t* tokens, Layout
   check_open();
   const int B = num_envs(), P = num_players();
   const int K = layout == Layout::kParticles ? particles : 1;
-  for (int env = 0; env < B; ++env) {
-    if (state_ids[env] != live_state_id(env)) {
-      throw StaleState("state id " + std::to_string(state_ids[env]) + " of env " + std::to_string(env) +
-                       " is stale: the live state id is " + std::to_string(live_state_id(env)) +
-                       "; no belief was changed");
-    }
-  }
+  check_live_state_ids(state_ids, "no belief was changed");
   const size_t per_particle = size_t(dims().tiles) * kMapTokenFeatures;
   const size_t per_env = per_particle * size_t(layout == Layout::kRoot ? 1 : P) * size_t(K);
   std::vector<int> unfitted(size_t(B), 0);

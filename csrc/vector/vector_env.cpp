@@ -1,8 +1,8 @@
 // vector_env.cpp — VectorEnv's protocol (vector_env.hpp): configuration
-// checks, the lock, env-id and state-id validation, running rows on the
-// worker pool and assigning fresh ids in row order. Episodes (seeding,
-// opponents, step, reward) are in vector_episodes.cpp, the row writer in
-// vector_rows.cpp.
+// checks, the lock, env-id validation and running rows on the workers; the
+// batch (runtime/live_batch.hpp) checks state ids, gives fresh ids in row order
+// and keeps the broken state. Episodes (starts, opponents, step, reward) are in
+// vector_episodes.cpp, the row writer in vector_rows.cpp.
 #include "vector_env.hpp"
 
 #include <algorithm>
@@ -14,9 +14,7 @@ namespace {
 
 VectorConfig checked(const VectorConfig& cfg) {
   auto fail = [](const std::string& m) { throw InvalidArgument(m); };
-  if (cfg.num_envs < 1) fail("num_envs must be >= 1, got " + std::to_string(cfg.num_envs));
-  if (cfg.num_threads < 1) fail("num_threads must be >= 1, got " + std::to_string(cfg.num_threads));
-  if (cfg.max_actions < 1) fail("max_actions must be >= 1, got " + std::to_string(cfg.max_actions));
+  const int threads = check_batch_config(cfg.num_envs, cfg.num_threads, cfg.max_actions, BatchLimits{});
   if (cfg.history < 0 || cfg.history > kMaxEventHistory) {
     fail("visible_event_history must be in [0, MAX_VISIBLE_EVENT_HISTORY=" + std::to_string(kMaxEventHistory) +
          "], got " + std::to_string(cfg.history));
@@ -36,32 +34,20 @@ VectorConfig checked(const VectorConfig& cfg) {
     if (cfg.learner_seats == all) fail("learner_seats must leave at least one seat to the opponent");
   }
   VectorConfig c = cfg;
-  c.num_threads = std::min(cfg.num_threads, cfg.num_envs);
+  c.num_threads = threads;
   return c;
-}
-
-std::string message_of(const std::exception_ptr& p) {
-  try {
-    std::rethrow_exception(p);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown exception";
-  }
 }
 
 }  // namespace
 
 VectorEnv::VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> workers)
     : cfg_(checked(cfg)),
-      pool_(workers ? std::move(workers) : std::make_shared<WorkerPool>(cfg_.num_threads)),
-      num_threads_(pool_->num_threads()) {
-  cfg_.num_threads = num_threads_;
+      envs_("VectorGameEnv", cfg_.game, cfg_.levels, cfg_.num_envs, cfg_.seed, std::move(workers), cfg_.num_threads) {
+  cfg_.num_threads = envs_.num_threads();
   if (cfg_.opponent >= 0) opponent_ = make_bot_spec(cfg_.opponent, cfg_.opponent_simulations, cfg_.opponent_model);
   const int B = cfg_.num_envs;
   num_players_ = episode_players(cfg_.game, cfg_.levels);
   action_space_size_ = ActionSpace(cfg_.game.map_size, num_players_).size();
-  base_seed_ = cfg_.seed;
   BatchDims one = dims(1);
   one.final_observation = true;
   for (int f = 0; f < kNumBatchFields; ++f) {
@@ -69,7 +55,6 @@ VectorEnv::VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> worker
     row_elems_[size_t(f)] = size_t(spec.elements());
     row_bytes_[size_t(f)] = size_t(spec.bytes());
   }
-  envs_.resize(size_t(B));
   for (Env& e : envs_) {
     e.legal.resize(size_t(cfg_.max_actions));
     if (cfg_.history > 0) e.journal.configure(num_players_, cfg_.history);
@@ -77,15 +62,10 @@ VectorEnv::VectorEnv(const VectorConfig& cfg, std::shared_ptr<WorkerPool> worker
   rows_env_.resize(size_t(B));
   rows_action_.resize(size_t(B));
   seen_.assign(size_t(B), 0);
-  row_errors_.resize(size_t(B));
-  pool_->run(B, [this](int begin, int end) {
+  envs_.workers().run(B, [this](int begin, int end) {
     for (int i = begin; i < end; ++i) start_episode(envs_[size_t(i)], i);
   });
-  for (Env& e : envs_) {
-    e.new_episode_id();
-    e.new_state_id();
-    e.new_state = e.new_episode = false;
-  }
+  for (Env& e : envs_) e.assign_ids();  // both owed: every game started
 }
 
 VectorEnv::~VectorEnv() { close(); }
@@ -102,22 +82,12 @@ BatchDims VectorEnv::dims(int rows) const {
 
 void VectorEnv::close() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (closed_) return;
-  closed_ = true;
-  pool_.reset();
-}
-
-void VectorEnv::check_usable() const {
-  if (closed_) throw std::runtime_error("this VectorGameEnv is closed");
-  if (!broken_.empty()) {
-    throw std::runtime_error("this VectorGameEnv must be reset(): a previous call failed on a worker (" + broken_ +
-                             ")");
-  }
+  envs_.close();
 }
 
 void VectorEnv::inject_fault(int env, const std::string& message) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (closed_) throw std::runtime_error("this VectorGameEnv is closed");
+  envs_.check_open();
   if (env < 0 || env >= cfg_.num_envs) throw std::out_of_range("env id " + std::to_string(env) + " is out of range");
   envs_[size_t(env)].fault = message.empty() ? std::string("injected fault") : message;
 }
@@ -144,69 +114,52 @@ void VectorEnv::load_env_ids(const IndexSpan& ids) {
 }
 
 void VectorEnv::run_rows(Op op, int rows, const BatchView& out) {
-  for (int r = 0; r < rows; ++r) row_errors_[size_t(r)] = nullptr;
   BufferMemos::Memo* memo = memos_.memo_for(out, dims(rows));
   // Rows are independent (each writes only its own row and game), so they are
   // handed out in small chunks, each thread's own share first: a row's game
   // stays in one core's cache from call to call (a second thread gains more:
   // docs/performance.md, issue 13's fifth pass), and a thread that wakes late
   // or meets slow rows (automatic resets, long legal lists) is relieved.
-  const int chunk = std::clamp(rows / (16 * num_threads_), 1, 8);
-  pool_->run_chunks(rows, chunk, [&](int begin, int end) {
-    for (int r = begin; r < end; ++r) {
-      try {
-        process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out, memo);
-      } catch (...) {
-        row_errors_[size_t(r)] = std::current_exception();
-      }
-    }
+  const int chunk = std::clamp(rows / (16 * envs_.num_threads()), 1, 8);
+  const WorkerFailure failure = envs_.run_chunks(rows, chunk, [&](int r) {
+    process_row(op, r, rows_env_[size_t(r)], rows_action_[size_t(r)], out, memo);
   });
-  for (int r = 0; r < rows; ++r) {
-    if (row_errors_[size_t(r)]) {
-      std::exception_ptr error = row_errors_[size_t(r)];
-      broken_ = "env " + std::to_string(rows_env_[size_t(r)]) + ": " + message_of(error);
-      memos_.clear();  // some rows may be half written
-      for (int q = 0; q < rows; ++q) row_errors_[size_t(q)] = nullptr;
-      std::rethrow_exception(error);
-    }
+  if (failure) {
+    memos_.clear();  // some rows may be half written
+    envs_.fail(failure, "env " + std::to_string(rows_env_[size_t(failure.item)]) + ": ");
   }
   // Fresh ids, assigned in row order on this thread (deterministic for any thread count).
-  for (int r = 0; r < rows; ++r) {
-    Env& e = envs_[size_t(rows_env_[size_t(r)])];
-    if (e.new_episode) e.new_episode_id();
-    if (e.new_state) e.new_state_id();
-    e.new_episode = e.new_state = false;
+  envs_.assign_ids(rows, [&](int r) { return rows_env_[size_t(r)]; }, [&](int r, const Env& e) {
     *at<uint64_t>(out, kBStateId, r) = e.state_id;
     *at<uint64_t>(out, kBEpisodeId, r) = e.episode_id;
-  }
+  });
 }
 
 void VectorEnv::reset(const uint64_t* seed, const BatchView& out) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (closed_) throw std::runtime_error("this VectorGameEnv is closed");
-  if (seed) base_seed_ = *seed;
-  for (Env& e : envs_) e.episode_index = seed ? 0 : e.episode_index + 1;
+  envs_.check_open();
+  envs_.begin_reset(seed);
   for (int r = 0; r < cfg_.num_envs; ++r) {
     rows_env_[size_t(r)] = r;
     rows_action_[size_t(r)] = 0;
   }
   run_rows(Op::kReset, cfg_.num_envs, out);
-  broken_.clear();
+  envs_.clear_broken();
 }
 
 void VectorEnv::observe(IndexSpan env_ids, const BatchView& out) {
   std::lock_guard<std::mutex> lock(mutex_);
-  check_usable();
+  envs_.check_usable();
   load_env_ids(env_ids);
   run_rows(Op::kObserve, env_ids.size, out);
 }
 
 void VectorEnv::reset_slots(IndexSpan env_ids, const BatchView& out) {
   std::lock_guard<std::mutex> lock(mutex_);
-  check_usable();
+  envs_.check_usable();
   load_env_ids(env_ids);
   for (int r = 0; r < env_ids.size; ++r) {
-    envs_[size_t(rows_env_[size_t(r)])].episode_index++;
+    envs_.next_episode(envs_[size_t(rows_env_[size_t(r)])]);
     rows_action_[size_t(r)] = 0;
   }
   run_rows(Op::kReset, env_ids.size, out);
@@ -215,7 +168,7 @@ void VectorEnv::reset_slots(IndexSpan env_ids, const BatchView& out) {
 void VectorEnv::step(const IndexSpan* env_ids, Strided<int32_t> actions, const Strided<uint64_t>* state_ids,
                      const BatchView& out) {
   std::lock_guard<std::mutex> lock(mutex_);
-  check_usable();
+  envs_.check_usable();
   const int rows = env_ids ? env_ids->size : cfg_.num_envs;
   if (actions.size != rows) {
     throw InvalidArgument("action_ids has " + std::to_string(actions.size) + " entries, expected " +
@@ -232,17 +185,7 @@ void VectorEnv::step(const IndexSpan* env_ids, Strided<int32_t> actions, const S
   }
   // Copy the inputs before anything is written: they may alias the output buffers.
   for (int r = 0; r < rows; ++r) rows_action_[size_t(r)] = actions[r];
-  if (state_ids) {
-    for (int r = 0; r < rows; ++r) {
-      const uint64_t given = (*state_ids)[r];
-      const Env& e = envs_[size_t(rows_env_[size_t(r)])];
-      if (given != e.state_id) {
-        throw StaleState("state id " + std::to_string(given) + " of row " + std::to_string(r) + " (env " +
-                         std::to_string(rows_env_[size_t(r)]) + ") is stale: the live state id is " +
-                         std::to_string(e.state_id) + "; no environment was stepped");
-      }
-    }
-  }
+  if (state_ids) envs_.check_state_ids(rows, *state_ids, rows_env_.data(), "no environment was stepped");
   run_rows(Op::kStep, rows, out);
 }
 

@@ -43,7 +43,7 @@
 #include "buffer_memo.hpp"
 #include "../runtime/episodes.hpp"
 #include "../runtime/errors.hpp"
-#include "../runtime/game_handle.hpp"
+#include "../runtime/live_batch.hpp"
 #include "../runtime/worker_pool.hpp"
 
 namespace polyenv {
@@ -84,9 +84,9 @@ class VectorEnv {
   int num_envs() const { return cfg_.num_envs; }
   int num_tiles() const { return cfg_.game.map_size * cfg_.game.map_size; }
   int num_players() const { return num_players_; }  // the tribes', or the levels' capitals
-  int num_threads() const { return num_threads_; }
+  int num_threads() const { return envs_.num_threads(); }
   // The worker pool (shareable with another owner driving these games in other phases).
-  const std::shared_ptr<WorkerPool>& workers() const { return pool_; }
+  const std::shared_ptr<WorkerPool>& workers() const { return envs_.shared_workers(); }
   // Batch sizes for `rows` rows (B for full calls, a slot's size otherwise).
   BatchDims dims(int rows) const;
 
@@ -115,26 +115,21 @@ class VectorEnv {
   // Releases the worker pool (joined unless another owner shares it; idempotent).
   // Every later call throws std::runtime_error.
   void close();
-  bool closed() const { return closed_.load(); }
+  bool closed() const { return envs_.closed(); }
 
   // Test hook: the next time environment `env` is processed its worker throws
   // std::runtime_error(message) (checks the worker-error path end to end).
   void inject_fault(int env, const std::string& message);
 
  private:
-  // One environment: the runtime's live game (its journal is the ring of
-  // visible_event_history records per player) plus the episode bookkeeping.
-  struct Env : GameHandle {
-    uint64_t episode_index = 0;
-    int observer = 0;
-    bool new_state = false;    // set by workers; the caller assigns fresh ids in row order
-    bool new_episode = false;
+  // One environment: the runtime's live game of the batch (its journal is the
+  // ring of visible_event_history records per player) plus the opponent's scratch.
+  struct Env : LiveGame {
     PlayerScratch bot_scratch;
     std::string fault;
   };
   enum class Op { kReset, kObserve, kStep };
 
-  void check_usable() const;
   void load_env_ids(const IndexSpan& env_ids);
   void start_episode(Env& e, int env);
   void play_opponents(Env& e, EventSink* sink);
@@ -155,22 +150,17 @@ class VectorEnv {
   BotSpec opponent_;  // the bot playing the non-learner seats (cfg_.opponent >= 0)
   int num_players_ = 0;
   int action_space_size_ = 0;
-  uint64_t base_seed_ = 0;
   std::array<size_t, kNumBatchFields> row_elems_{};  // elements of one row, per field
   std::array<size_t, kNumBatchFields> row_bytes_{};
-  std::vector<Env> envs_;
-  // Per-call scratch (sized B once): row -> env, actions, error per row.
+  // The environments, their episode sequence, ids, worker pool and closed / broken state.
+  LiveBatch<Env> envs_;
+  // Per-call scratch (sized B once): row -> env, actions.
   std::vector<int32_t> rows_env_;
   std::vector<int32_t> rows_action_;
   std::vector<uint32_t> seen_;
   uint32_t seen_stamp_ = 0;
-  std::vector<std::exception_ptr> row_errors_;
   BufferMemos memos_;  // what the caller's reused buffers still hold as zeros, between calls
   std::mutex mutex_;
-  std::atomic<bool> closed_{false};
-  std::string broken_;  // non-empty: a worker failed; reset() required
-  std::shared_ptr<WorkerPool> pool_;
-  int num_threads_ = 1;
 };
 
 }  // namespace polyenv

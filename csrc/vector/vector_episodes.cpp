@@ -1,17 +1,18 @@
-// vector_episodes.cpp — VectorEnv's episodes (vector_env.hpp): the seed
-// sequence, the opponents' turns, one row's step / auto-reset and its reward.
+// vector_episodes.cpp — VectorEnv's episodes (vector_env.hpp): an episode's
+// start (the batch's sequence, runtime/live_batch.hpp) and the opponents'
+// turns, one row's step / auto-reset and its reward.
 #include "../runtime/reward.hpp"
 #include "vector_env.hpp"
 
 namespace polyenv {
 
 void VectorEnv::start_episode(Env& e, int env) {
-  start_episode_game(e.state, cfg_.game, cfg_.levels, base_seed_, cfg_.num_envs, env, e.episode_index);
-  e.state_changed();
+  envs_.start_episode(e, env);
   e.journal.clear();
-  if (cfg_.opponent >= 0) play_opponents(e, sink(e));
-  e.observer = e.state.current_player;
-  e.new_state = e.new_episode = true;
+  if (cfg_.opponent >= 0) {
+    play_opponents(e, sink(e));
+    e.observer = e.state.current_player;
+  }
 }
 
 void VectorEnv::play_opponents(Env& e, EventSink* sink) {
@@ -60,7 +61,7 @@ void VectorEnv::process_row(Op op, int row, int env, int32_t action, const Batch
           final_written = true;
         }
         if (cfg_.auto_reset) {
-          e.episode_index++;
+          envs_.next_episode(e);
           start_episode(e, env);
         }
       }

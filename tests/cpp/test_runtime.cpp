@@ -2,7 +2,10 @@
 // across threads and one MoveCache shared by many states (from several
 // threads) never serves a stale reach; the event journal gives the same
 // records as a list and as a ring; a worker pool shared by two owners and
-// called from inside its own job. Standalone; exits non-zero on failure.
+// called from inside its own job; a batch of live episodes (LiveBatch: the
+// episode sequence, ids in row order, stale ids, worker errors, the broken and
+// closed states) and a stand-alone game's episode source. Standalone; exits
+// non-zero on failure.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -15,7 +18,10 @@
 #include "check.hpp"
 #include "engine/ids.hpp"
 #include "engine/playout.hpp"
+#include "runtime/episode_source.hpp"
+#include "runtime/errors.hpp"
 #include "runtime/game_handle.hpp"
+#include "runtime/live_batch.hpp"
 #include "runtime/worker_pool.hpp"
 
 using namespace polyenv;
@@ -188,6 +194,134 @@ void test_run_chunks() {
   }
 }
 
+// What `call` throws as E (empty: nothing, or another type).
+template <class E, class F>
+std::string thrown(F&& call) {
+  try {
+    call();
+  } catch (const E& e) {
+    return e.what();
+  } catch (...) {
+    return "<another exception>";
+  }
+  return "";
+}
+
+// The base config check names the first bad value and caps the threads at num_envs.
+void test_batch_config() {
+  const BatchLimits open{}, pool{/*max_envs=*/8, /*min_max_actions=*/0};
+  CHECK_EQ(check_batch_config(3, 5, 1, open), 3);
+  CHECK_EQ(check_batch_config(8, 2, 0, pool), 2);
+  CHECK(thrown<InvalidArgument>([&] { check_batch_config(0, 0, 0, open); }) == "num_envs must be >= 1, got 0");
+  CHECK(thrown<InvalidArgument>([&] { check_batch_config(9, 1, 0, pool); }) == "num_envs must be in [1, 8], got 9");
+  CHECK(thrown<InvalidArgument>([&] { check_batch_config(1, 0, 0, open); }) == "num_threads must be >= 1, got 0");
+  CHECK(thrown<InvalidArgument>([&] { check_batch_config(1, 1, 0, open); }) == "max_actions must be >= 1, got 0");
+  CHECK(thrown<InvalidArgument>([&] { check_batch_config(1, 1, -1, pool); }) == "max_actions must be >= 0, got -1");
+}
+
+// Episode k of environment i is new_game(seed + i + k * B); ids are given in row
+// order; a stale id is named; worker errors are collected (the lowest wins, every
+// item runs) and break the batch until clear_broken; close refuses everything.
+void test_live_batch() {
+  GameConfig cfg;
+  cfg.map_size = 8;
+  cfg.tribes = {kBardur, kImperius};
+  const std::vector<Level> levels;
+  constexpr int B = 4;
+  LiveBatch<LiveGame> batch("TestBatch", cfg, levels, B, /*seed=*/7, nullptr, /*num_threads=*/2);
+  CHECK_EQ(batch.num_threads(), 2);
+  auto start_all = [&] {
+    const WorkerFailure f = batch.run(B, [&](int i) { batch.start_episode(batch[size_t(i)], i); });
+    CHECK(!f);
+  };
+  auto expect_seeds = [&](uint64_t first) {
+    for (int i = 0; i < B; ++i) {
+      GameState expected;
+      new_game(expected, cfg, first + uint64_t(i));
+      CHECK(batch[size_t(i)].state == expected);
+      CHECK_EQ(batch[size_t(i)].observer, expected.current_player);
+    }
+  };
+  start_all();
+  expect_seeds(7);
+  // Fresh ids in the order of the rows (env 2 first), copied out by write.
+  const int32_t order[B] = {2, 0, 3, 1};
+  std::vector<uint64_t> states(B), episodes(B);
+  batch.assign_ids(B, [&](int r) { return order[r]; }, [&](int r, const LiveGame& g) {
+    states[size_t(r)] = g.state_id;
+    episodes[size_t(r)] = g.episode_id;
+  });
+  for (int r = 1; r < B; ++r) CHECK(episodes[size_t(r)] > states[size_t(r - 1)] && states[size_t(r)] > episodes[size_t(r)]);
+  CHECK(!batch[0].new_state && !batch[0].new_episode);
+  // Unseeded: the next episode of each sequence; seeded: episode 0 from the new seed.
+  batch.begin_reset(nullptr);
+  start_all();
+  expect_seeds(7 + B);
+  LiveBatch<LiveGame>::next_episode(batch[1]);
+  CHECK_EQ(batch[1].episode_index, 2);
+  const uint64_t seed = 100;
+  batch.begin_reset(&seed);
+  CHECK_EQ(batch.base_seed(), 100);
+  start_all();
+  expect_seeds(100);
+  for (LiveGame& g : batch) g.assign_ids();
+  // Stale ids: rows named through envs, or the envs themselves.
+  std::vector<uint64_t> given(B);
+  for (int i = 0; i < B; ++i) given[size_t(i)] = batch[size_t(i)].state_id;
+  CHECK(thrown<StaleState>([&] { batch.check_state_ids(B, given.data(), nullptr, "nothing changed"); }).empty());
+  given[2] = 5;
+  CHECK(thrown<StaleState>([&] { batch.check_state_ids(B, given.data(), nullptr, "nothing changed"); }) ==
+        "state id 5 of env 2 is stale: the live state id is " + std::to_string(batch[2].state_id) + "; nothing changed");
+  const int32_t envs[2] = {3, 2};
+  const uint64_t rows_given[2] = {batch[3].state_id, 5};
+  CHECK(thrown<StaleState>([&] { batch.check_state_ids(2, rows_given, envs, "no row ran"); }) ==
+        "state id 5 of row 1 (env 2) is stale: the live state id is " + std::to_string(batch[2].state_id) +
+            "; no row ran");
+  // Worker errors: every item runs, the lowest failure is returned, the slots are cleared.
+  for (int chunked = 0; chunked < 2; ++chunked) {
+    std::atomic<int> ran{0};
+    auto item = [&](int i) {
+      ran++;
+      if (i == 1 || i == 3) throw std::runtime_error("boom " + std::to_string(i));
+    };
+    const WorkerFailure f = chunked ? batch.run_chunks(B, 1, item) : batch.run(B, item);
+    CHECK(f && f.item == 1 && ran == B);
+    CHECK(message_of(f.error) == "boom 1");
+    CHECK(!batch.run(B, [](int) {}));
+    CHECK(thrown<std::runtime_error>([&] { batch.fail(f, "env 1: "); }) == "boom 1");
+  }
+  CHECK(thrown<std::runtime_error>([&] { batch.check_usable(); }) ==
+        "this TestBatch must be reset(): a previous call failed on a worker (env 1: boom 1)");
+  CHECK(thrown<std::runtime_error>([&] { batch.check_open(); }).empty());
+  batch.clear_broken();
+  CHECK(thrown<std::runtime_error>([&] { batch.check_usable(); }).empty());
+  batch.close();
+  batch.close();
+  CHECK(batch.closed() && !batch.shared_workers() && batch.num_threads() == 2);
+  CHECK(thrown<std::runtime_error>([&] { batch.check_usable(); }) == "this TestBatch is closed");
+  CHECK(thrown<std::runtime_error>([&] { batch.workers(); }) == "this TestBatch is closed");
+}
+
+// A stand-alone game restarts from its source: generated or blank, new ids each episode.
+void test_episode_source() {
+  GameConfig cfg;
+  cfg.map_size = 8;
+  cfg.tribes = {kBardur, kImperius};
+  SourcedGame g;
+  g.source = EpisodeSource::generated(cfg);
+  g.new_episode(11);
+  GameState expected;
+  new_game(expected, cfg, 11);
+  CHECK(g.state == expected && g.seed == 11);
+  const uint64_t episode = g.episode_id, state = g.state_id;
+  CHECK(state > episode);
+  g.source = EpisodeSource::blank(cfg, kForest, /*revealed=*/false);
+  g.new_episode(12);
+  blank_game(expected, cfg.map_size, cfg.tribes, kForest, cfg.mode, cfg.max_turns, 12, false, cfg.full_observability);
+  CHECK(g.state == expected && g.episode_id > state && g.state_id > g.episode_id);
+  CHECK(g.source.kind == EpisodeSource::Kind::kBlank);
+}
+
 }  // namespace
 
 int main() {
@@ -197,6 +331,9 @@ int main() {
   test_journal_ring();
   test_shared_pool();
   test_run_chunks();
+  test_batch_config();
+  test_live_batch();
+  test_episode_source();
   if (g_failures) {
     std::fprintf(stderr, "test_runtime: %d of %d checks FAILED\n", g_failures, g_checks);
     return 1;
