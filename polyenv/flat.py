@@ -85,7 +85,7 @@ _TILE_BITS = ([(f"city_{flag}", _CITY_FLAGS, bit) for flag, bit in _LAYOUT.city_
 # kills are scaled by the 3 that make a veteran (RULES §5).
 _MAX_TEMPLE_LEVEL = int(_LAYOUT.map_token_bounds[1][_BUILDING_LEVEL])
 _MAX_UNIT_HP = int(_LAYOUT.map_token_bounds[1][_UNIT_HP])
-_VETERAN_KILLS = 3
+_VETERAN_KILLS = _core.VETERAN_KILLS
 _TILE_SCALED = [("building_level", _BUILDING_LEVEL, _MAX_TEMPLE_LEVEL, 0, 1), ("city_level", _CITY_LEVEL, 10, 0, 1),
                 ("unit_hp", _UNIT_HP, _MAX_UNIT_HP, 0, 1), ("unit_max_hp", _UNIT_MAX_HP, _MAX_UNIT_HP, 0, 1),
                 ("unit_kills", _UNIT_KILLS, _VETERAN_KILLS, 0, 1)]
