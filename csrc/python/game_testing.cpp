@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../engine/check/oracles.hpp"
 #include "../engine/playout.hpp"
 #include "bindings.hpp"
 #include "game_handle.hpp"

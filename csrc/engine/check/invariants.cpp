@@ -1,12 +1,14 @@
 // check_invariants: every cached counter against its recomputed value, and
-// every back-reference between tiles, units and cities. Used by the
-// random-simulation tests and when loading bytes.
+// every back-reference between tiles, units and cities (declared in game.hpp). Used by the
+// random-simulation tests and checked playouts, and when loading bytes (deserialize) or
+// reading tokens back into a world (encode/token_reader.cpp). check_loadable_counters: the
+// load bounds of counter_limits.hpp.
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "counter_limits.hpp"
-#include "mechanics.hpp"
+#include "../counter_limits.hpp"
+#include "../mechanics.hpp"
 
 namespace polyenv {
 
