@@ -74,8 +74,8 @@ def seed(value) -> int:
 
 
 def max_turns(value) -> int:
-    """None (the mode's limit) -> -1, else an integer in [0, 10000]."""
-    return -1 if value is None else integer(value, "max_turns", 0, 10_000)
+    """None (the mode's limit) -> -1, else an integer in [0, MAX_TURNS] (10000, the engine's limit)."""
+    return -1 if value is None else integer(value, "max_turns", 0, _core.MAX_TURNS)
 
 
 def player_count(value) -> int:

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .description import MAX_PLAYERS, MIN_PLAYERS
+from .description import MAX_MAP_SIZE, MAX_PLAYERS, MIN_MAP_SIZE, MIN_PLAYERS
 from .viz.record import (HUMAN, RECORD_FORMAT, check_record, game_from_config, game_record, game_result,
                          load_record)
 
@@ -563,7 +563,7 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="bots play a whole game; map every turn and a result table")
     play.add_argument("--players", type=_int_in(MIN_PLAYERS, MAX_PLAYERS), default=2,
                       help=f"number of players, {MIN_PLAYERS}..{MAX_PLAYERS} (default 2)")
-    play.add_argument("--map-size", type=_int_in(4, 40), default=None, help="board side 4..40 (default 11 for 2 "
+    play.add_argument("--map-size", type=_int_in(MIN_MAP_SIZE, MAX_MAP_SIZE), default=None, help=f"board side {MIN_MAP_SIZE}..{MAX_MAP_SIZE} (default 11 for 2 "
                       "players, 14 for 3-4, 16 for 5-8, 18 for 9-12, 20 for 13-16)")
     play.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
                       help="comma-separated bots (random, greedy, mcts, mcts:<simulations>, az, az:<simulations>), cycled over the players "
@@ -610,7 +610,7 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run the PettingZoo / Gymnasium / SB3 checkers")
     check.add_argument("--players", type=_player_counts, default=[2, 4],
                        help="player counts for the PettingZoo checks (default 2,4)")
-    check.add_argument("--map-size", type=_int_in(4, 40), default=8, help="board side for the checks (default 8)")
+    check.add_argument("--map-size", type=_int_in(MIN_MAP_SIZE, MAX_MAP_SIZE), default=8, help="board side for the checks (default 8)")
     check.add_argument("--max-turns", type=_int_in(0, 10_000), default=12,
                        help="turn limit for the checks (default 12)")
     check.add_argument("--cycles", type=_int_in(1), default=200,

@@ -36,6 +36,9 @@ GameDescription = _core.GameDescription
 MIN_PLAYERS: int = _core.MIN_PLAYERS
 #: The most players a game may have (16).
 MAX_PLAYERS: int = _core.MAX_PLAYERS
+#: The engine's board sides: ``map_size`` is MIN_MAP_SIZE..MAX_MAP_SIZE (4..40).
+MIN_MAP_SIZE: int = _core.MIN_MAP_SIZE
+MAX_MAP_SIZE: int = _core.MAX_MAP_SIZE
 #: The action rows a description assumes when none are given (the environments' default ``max_actions``).
 DEFAULT_MAX_ACTIONS = 512
 
@@ -78,7 +81,7 @@ def game_description(map_size: int | None = None, players: int | Sequence | None
             raise ValueError(f"map_size={map_size!r} but the level is {d.map_size}x{d.map_size}")
         return d
     count = 2 if players is None else len(_tribes(players)) if not _v.is_integer(players) else int(players)
-    size = _v.integer(11 if map_size is None else map_size, "map_size", _core.MIN_MAP_SIZE, _core.MAX_MAP_SIZE)
+    size = _v.integer(11 if map_size is None else map_size, "map_size", MIN_MAP_SIZE, MAX_MAP_SIZE)
     return _core.describe_config(size, check_player_count(count), mode_id, limit, full, rows)
 
 

@@ -21,9 +21,10 @@ constexpr int32_t kMaxWorkshops = std::numeric_limits<int8_t>::max();  // City::
 constexpr int32_t kPopulationMin = std::numeric_limits<int16_t>::min();  // City::population may be negative
 constexpr int32_t kPopulationMax = std::numeric_limits<int16_t>::max();
 constexpr int32_t kMaxKills = std::numeric_limits<uint8_t>::max();  // Unit::kills
-constexpr int32_t kMaxTechTier = 3;                   // §4
-constexpr int32_t kMaxPopulationGain = 16;            // a bonus building (forge: 2) next to 8 base buildings (§9.2)
-constexpr int32_t kMaxFixedActionCost = 20;           // buildings <= 20, units <= 15, send_stars <= 14
+// The dearest action whose price is no tech's: buildings <= 20, units <= 15 (an upgrade), send_stars <= 14,
+// roads and forest actions.
+constexpr int32_t kMaxFixedActionCost = std::max({kMaxBuildingCost, kMaxUnitCost, kMaxSendStars, kRoadCost,
+                                                  kGatherCost, kBurnForestCost, kGrowForestCost});
 
 // Every column of a layout was given its range (a column added to a table without one fails here).
 template <size_t N>
@@ -91,7 +92,7 @@ GameDescription describe_config(int map_size, int num_players, int mode, int max
   }
 
   // A customs house pays 2 per port next to it: at most 8 ports around each tile (§9.2).
-  const int64_t production_max = int64_t(kMaxCityLevel) + kMaxWorkshops + 1 + int64_t(kCustomsHousePerPort) * 8 * T;
+  const int64_t production_max = int64_t(kMaxCityLevel) + kMaxWorkshops + 1 + int64_t(kCustomsHousePerPort) * kNeighbourTiles * T;
   const int32_t income_max = int32_t(std::min<int64_t>(kI32Max, int64_t(T) * production_max));
   const int32_t tech_cost_max = kTechBaseCost + kMaxTechTier * T;  // §4: 4 + tier * cities
 

@@ -100,9 +100,7 @@ std::string world_from_tokens(const PlayerKnowledge& k, const int32_t* tokens, u
     const int32_t* o = tokens + size_t(t) * F;
     Tile& tile = s.tiles[size_t(t)];
     if (o[kColTerrain] < 0 || o[kColTerrain] >= kNumTerrains) return at_tile(t) + "bad terrain";
-    if (o[kColResource] != kNoResource && (o[kColResource] < 0 || o[kColResource] >= kNumResourceKeys || o[kColResource] == 4)) {
-      return at_tile(t) + "bad resource";
-    }
+    if (!is_resource_code(o[kColResource])) return at_tile(t) + "bad resource";
     if (o[kColBuilding] < kNoBuilding || o[kColBuilding] >= kNumBuildings) return at_tile(t) + "bad building";
     if (o[kColBuildingLevel] < 0 || o[kColBuildingLevel] > kMaxTempleLevel || o[kColRoad] < 0 || o[kColRoad] > 1) {
       return at_tile(t) + "bad building level or road";

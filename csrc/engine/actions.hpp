@@ -38,8 +38,9 @@ inline constexpr std::array<const char*, kNumActionKinds> kActionKindNames = {
     "capture", "recover", "disband", "examine", "heal_others", "make_veteran", "upgrade",
     "attack", "convert", "move"};
 
-inline constexpr int kAttackWindow = 7;  // 7x7 window, range <= 3
-inline constexpr int kAttackRadius = 3;
+// The attack / convert targets of a unit: a window of side 2 * radius + 1 (7x7: range <= 3) around it.
+inline constexpr int kAttackRadius = kMaxUnitRange;
+inline constexpr int kAttackWindow = 2 * kAttackRadius + 1;
 
 // A decoded action. source/target are tile indices (-1 if unused); arg is the
 // tech, reward option (0/1), relative player, building, unit type, tile action

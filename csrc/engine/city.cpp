@@ -5,7 +5,7 @@
 
 namespace polyenv {
 
-int city_scan_radius(const City& c) { return c.level >= 4 ? 2 : 1; }
+int city_scan_radius(const City& c) { return c.level >= kWideCityScanLevel ? kWideCityScanRadius : kCityScanRadius; }
 
 int acting_city_for_tile(const GameState& s, int tile) {
   int c = s.tiles[tile].city;
@@ -136,7 +136,7 @@ void apply_tile_action(GameState& s, int city, int tile, int kind) {
         gain_stars(s, player, kWhaleStars);
       } else {
         p.stars -= kGatherCost;
-        add_population(s, city, 1);
+        add_population(s, city, kGatherPopulation);
       }
       t.resource = kNoResource;
       break;
@@ -186,7 +186,7 @@ bool can_spawn(const GameState& s, int city, int unit_type) {
 bool can_build_road(const GameState& s, int player, int tile) {
   const Player& p = s.players[player];
   const Tile& t = s.tiles[tile];
-  if (!p.has(kRoads) || p.stars < 2 || t.road) return false;
+  if (!p.has(kRoads) || p.stars < kRoadCost || t.road) return false;
   if (t.terrain != kPlain && t.terrain != kForest && t.terrain != kVillage) return false;
   if (!sees_tile(s, player, tile)) return false;
   int owner = s.tile_owner(tile);
@@ -200,7 +200,9 @@ bool can_build_road(const GameState& s, int player, int tile) {
 void explore_from(GameState& s, int player, int tile) {
   const auto& forced = s.forced_draws;  // test-only: the steps another engine drew
   if (forced.explorer_steps >= 0) {
-    for (int step = 0; step < forced.explorer_steps; ++step) reveal_area(s, player, forced.explorer[step], 1);
+    for (int step = 0; step < forced.explorer_steps; ++step) {
+      reveal_area(s, player, forced.explorer[step], kVisionRadius);
+    }
     return;
   }
   for (int step = 0; step < kExplorerSteps; ++step) {
@@ -208,7 +210,7 @@ void explore_from(GameState& s, int player, int tile) {
     for_each_neighbour(s, tile, [&](int nb) { if (s.tiles[nb].terrain != kDeep) options[count++] = nb; });
     if (count == 0) break;
     tile = options[s.rng.below(uint32_t(count))];
-    reveal_area(s, player, tile, 1);
+    reveal_area(s, player, tile, kVisionRadius);
   }
 }
 
@@ -293,7 +295,7 @@ void capture_village(GameState& s, int slot) {
   Unit& u = s.units[slot];
   const int player = u.owner, tile = u.tile;
   const int city = create_city(s, player, tile, false);
-  reveal_area(s, player, tile, 1);
+  reveal_area(s, player, tile, kVisionRadius);
   rehome_one_unit_to(s, player, city);
   // The new territory can cut another tribe's road through neutral tiles (Tribes' Board.capture recomputes
   // every tribe's network).
@@ -352,7 +354,6 @@ void capture(GameState& s, int slot) {
 // ------------------------------------------------------------------ ruins (§11)
 
 namespace {
-enum RuinsOutcome { kRuinsGiant, kRuinsResearch, kRuinsPopGrowth, kRuinsExplorer, kRuinsResources };
 
 int researchable_count(const GameState& s, int player, int* out) {
   const Player& p = s.players[player];
@@ -373,7 +374,7 @@ void examine_ruins(GameState& s, int slot) {
   int techs[kNumTechs];
   const int researchable = researchable_count(s, player, techs);
   // Equal chances; with nothing to research the Research outcome is redrawn.
-  int outcome = researchable > 0 ? int(s.rng.below(5)) : int(s.rng.below(4));
+  int outcome = researchable > 0 ? int(s.rng.below(kNumRuinsOutcomes)) : int(s.rng.below(kNumRuinsOutcomes - 1));
   if (researchable == 0 && outcome >= kRuinsResearch) ++outcome;
   const int forced_tech = s.forced_ruins_tech;
   if (s.forced_ruins_outcome >= 0 && (s.forced_ruins_outcome != kRuinsResearch || researchable > 0)) {

@@ -66,7 +66,8 @@ void resolve_attack(GameState& s, int slot, int target_tile) {
       // keeps the attack status unless it embarks; §6: the advance reveals as a move ends (Tribes'
       // Board.tryPush -> moveUnit), but not when it embarks on a port (Board.embark)
       if (s.units[place_unit_on(s, slot, target_tile)].type == land_type) {
-        reveal_area(s, attacker_owner, target_tile, s.tiles[target_tile].terrain == kMountain ? 2 : 1);
+        reveal_area(s, attacker_owner, target_tile,
+                    s.tiles[target_tile].terrain == kMountain ? kHighVisionRadius : kVisionRadius);
         unit_seen(s, attacker_owner, target_tile);
       }
     }

@@ -128,9 +128,7 @@ struct MoveCache {
 // Writes the legal ids of the current player in ascending (canonical) order,
 // at most `capacity` of them, and returns how many are legal in total.
 int legal_actions(const GameState& s, int32_t* out, int capacity, MoveCache* cache = nullptr);
-// The same list from a plain enumeration (every candidate id tested with the rule
-// predicates, no filters, caches or search windows): slow, for checking legal_actions.
-int legal_actions_reference(const GameState& s, int32_t* out, int capacity);
+// (Its slow reference enumeration, legal_actions_reference, is a test oracle: engine/check/oracles.hpp.)
 // True when `id` is a legal action now.
 bool is_legal(const GameState& s, int32_t id);
 struct EventSink;  // events.hpp
@@ -184,6 +182,7 @@ inline bool sees_resource(const Player& p, int resource) {
 }
 // Checks every invariant (cached counters vs recomputed values, tile/unit
 // back-references). Returns an empty string when consistent, else the first problem.
+// Defined with the test oracles in engine/check/invariants.cpp.
 std::string check_invariants(const GameState& s);
 // The load bounds of the counters whose growth no invariant bounds (counter_limits.hpp): "" or the
 // first one a loaded state exceeds. deserialize checks it with check_invariants.

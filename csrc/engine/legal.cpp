@@ -12,7 +12,7 @@ namespace {
 
 // Techs not known yet whose parent is known (can_research decides the cost).
 struct TechTree {
-  static constexpr int kMaxTier = 8;
+  static constexpr int kMaxTier = kMaxTechTier + 1;  // tiers 0 .. kMaxTechTier
   uint32_t roots = 0;
   std::array<uint32_t, kNumTechs> children{};
   std::array<uint32_t, kMaxTier> tier_mask{};   // techs of each tier
@@ -78,7 +78,7 @@ inline uint32_t affordable_techs(const GameState& s, int player, uint32_t candid
 inline constexpr int kMaxResource = kRuins;
 // Building bit masks: by required tech, without one, by cost ceiling and by terrain.
 struct BuildingTables {
-  static constexpr int kMaxCost = 20;  // the dearest building (checked below)
+  static constexpr int kMaxCost = kMaxBuildingCost;  // the dearest building
   uint32_t no_tech = 0, monuments = 0;
   std::array<uint32_t, kNumTechs> by_tech{};
   std::array<uint32_t, kMaxCost + 1> affordable{};  // buildings costing at most the index
@@ -108,10 +108,6 @@ constexpr BuildingTables building_tables() {
 inline constexpr BuildingTables kBuildingTables = building_tables();
 inline constexpr TechByteTable kBuildingsByTech =
     tech_byte_table([](int t) { return t < kNumTechs ? kBuildingTables.by_tech[t] : 0u; });
-static_assert([] {
-  for (const BuildingInfo& info : kBuildings) if (info.cost > BuildingTables::kMaxCost) return false;
-  return true;
-}());
 
 // Unit types the tribe has the tech and the stars for (can_spawn's tribe part).
 inline uint32_t spawnable_types(const Player& p) {
@@ -357,7 +353,7 @@ void for_each_legal(const GameState& s, Emit&& emit, MoveCache* cache = nullptr)
   allowed &= p.stars >= BuildingTables::kMaxCost ? ~0u : kBuildingTables.affordable[std::max(p.stars, 0)];
   allowed &= ~kBuildingTables.monuments | (uint32_t(p.monuments_available) << kFirstMonument);
   const TileActionMasks tile_masks = tile_action_masks(p);
-  const bool roads = p.has(kRoads) && p.stars >= 2;
+  const bool roads = p.has(kRoads) && p.stars >= kRoadCost;
   // Cities and territory change only with the territory epoch (see TileScan); a tribe that can
   // neither spawn, build nor act on a tile needs neither.
   int num_cities = 0, num_territory = 0;

@@ -22,15 +22,7 @@
 namespace polyenv {
 namespace {
 
-// §1.4 parameters: smoothing 3, relief 4, initial land 0.5.
-constexpr int kSmoothingPasses = 3;
-constexpr double kInitialLand = 0.5;
-constexpr double kLandCoefficient = (0.5 + 4) / 9.0;  // (0.5 + relief) / 9
-constexpr int kCapitalMargin = 2;                     // capitals: row, col in [2, N-3]
-constexpr int kCapitalSpacing = 2;                    // "not adjacent"
-constexpr double kBorderExpansion = 1.0 / 3.0;        // mark-1 cells: p / 3
-constexpr double kRuinsPerTile = 1.0 / 40.0;          // round(N^2 / 40) ruins
-constexpr int kFixupResources = 2;                    // Imperius fruit / Bardur animals
+// The §1.4 parameters (smoothing, land, capital margin and spacing, ruins, ...) are in rules.hpp.
 constexpr uint64_t kMapgenStream = 0x6d617067656eull;  // "mapgen": not the game's stream
 
 // §1.4 step 7 marks.
@@ -115,9 +107,9 @@ class Generator {
   double prob(int key, int cell) const { return kGenBase[key] * multiplier(key, cell); }
   int pick(const std::vector<int>& v) { return v[rng_.below(uint32_t(v.size()))]; }
 
-  // Step 1: random deep cells become plain until ceil(N^2 * 0.5) are land.
+  // Step 1: random deep cells become plain until ceil(N^2 * kMapgenInitialLand) are land.
   void random_land() {
-    const int target = int(std::ceil(cells() * kInitialLand));
+    const int target = int(std::ceil(cells() * kMapgenInitialLand));
     for (int land = 0; land < target;) {
       int c = int(rng_.below(uint32_t(cells())));
       if (terrain_[c] == kDeep) { terrain_[c] = kPlain; ++land; }
@@ -128,11 +120,11 @@ class Generator {
   // [quirk 11] the to-ground list is never cleared, so land only grows.
   void smooth() {
     std::vector<uint8_t> to_ground(size_t(cells()), 0);
-    for (int pass = 0; pass < kSmoothingPasses; ++pass) {
+    for (int pass = 0; pass < kMapgenSmoothingPasses; ++pass) {
       for (int c = 0; c < cells(); ++c) {
         int water = terrain_[c] == kDeep, total = 1;
         for_ring(c, 1, [&](int m) { water += terrain_[m] == kDeep; ++total; });
-        if (water / double(total) <= kLandCoefficient) to_ground[c] = 1;
+        if (water / double(total) <= kMapgenLandCoefficient) to_ground[c] = 1;
       }
       for (int c = 0; c < cells(); ++c) terrain_[c] = to_ground[c] ? kPlain : kDeep;
     }
@@ -147,7 +139,8 @@ class Generator {
     if (side <= 0 || side * side < players)
       throw InvalidArgument("map_size " + std::to_string(n_) + " is too small for " + std::to_string(players) +
                             " players (capitals need " + std::to_string(players) +
-                            " cells with row and column in [2, N-3])");
+                            " cells with row and column in [" + std::to_string(kCapitalMargin) + ", N-" +
+                            std::to_string(kCapitalMargin + 1) + "])");
     std::vector<int> square;
     for (int x = lo; x <= hi; ++x)
       for (int y = lo; y <= hi; ++y) square.push_back(x * n_ + y);
@@ -305,7 +298,7 @@ class Generator {
   // (no draw is made for other marks).
   bool proc(int c, double p) {
     if (mark_[c] == kMarkTerritory) return rng_.uniform() < p;
-    if (mark_[c] == kMarkBorder) return rng_.uniform() < p * kBorderExpansion;
+    if (mark_[c] == kMarkBorder) return rng_.uniform() < p * kResourceBorderFactor;
     return false;
   }
 
@@ -333,7 +326,7 @@ class Generator {
   // does nothing, so none here either. A ruin replaces any resource.
   void place_ruins() {
     const int wanted = java_round(cells() * kRuinsPerTile);
-    const int max_water = java_round(wanted / 3.0);
+    const int max_water = java_round(wanted / double(kWaterRuinsDivisor));
     std::vector<int> cand;
     for (int c = 0; c < cells(); ++c)
       if (mark_[c] <= kMarkBorder && terrain_[c] != kShallow) cand.push_back(c);
@@ -373,7 +366,7 @@ class Generator {
       if (resource_[m] == resource) { ++have; kept_[m] = 1; }
       else if (terrain_[m] != kCity && terrain_[m] != kVillage && !kept_[m]) ring.push_back(m);
     });
-    while (have < kFixupResources && !ring.empty()) {
+    while (have < kCapitalFixupResources && !ring.empty()) {
       const size_t k = rng_.below(uint32_t(ring.size()));
       const int m = ring[k];
       ring.erase(ring.begin() + std::ptrdiff_t(k));

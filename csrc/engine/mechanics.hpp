@@ -48,7 +48,7 @@ void after_attack_status(Unit& u, bool killed);
 // ---- §6 movement search. The fast search (move_boards.cpp) works on tile bitsets of the
 // acting tribe's step classes (MoveBoards, game.hpp), kept between enumerations in a MoveCache;
 // pathing.cpp holds the same rule tile by tile: the reference search that checks it.
-inline constexpr int kMaxMove = 3;      // the largest movement of any unit type
+inline constexpr int kMaxMove = kMaxUnitMovement;  // the largest movement of any unit type (rules.hpp)
 inline constexpr int kMoveUnit = 256;   // movement in fixed point: 1/256 of a step
 // Every step costs at least half a step and the movement spent stays below MOV + 1 steps.
 inline constexpr int kMaxMoveSteps = 2 * kMaxMove + 1;

@@ -45,7 +45,7 @@ int transform_unit(GameState& s, int slot, int new_type, int land_type) {
 }
 
 int vision_radius(const GameState& s, int tile, int unit_type) {
-  return (s.tiles[tile].terrain == kMountain || unit_type == kBattleship) ? 2 : 1;
+  return (s.tiles[tile].terrain == kMountain || unit_type == kBattleship) ? kHighVisionRadius : kVisionRadius;
 }
 int vision_radius(const GameState& s, const Unit& u) { return vision_radius(s, u.tile, u.type); }
 

@@ -1,6 +1,6 @@
 // playout.hpp — uniformly random play and the state-copy timing harness, used
-// by the check tools, tests and benchmarks (GameEnv.playout, checked_playout,
-// clone_benchmark). Nothing here is on a training path.
+// by the check tools, tests and benchmarks (GameEnv.playout, clone_benchmark; the
+// checked playout of engine/check/ plays the same games). Nothing here is on a training path.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -20,13 +20,10 @@ struct EventSink;
 int random_playout(GameState& s, uint64_t seed, int max_actions, std::vector<int32_t>& legal, MoveCache* moves,
                    EventSink* sink, std::vector<int32_t>* counts = nullptr);
 
-// Check mode: random play as random_playout (the production list with the move
-// cache), and after every action the list must equal legal_actions_reference
-// and the uncached list; after every action the state must equal the same action
-// applied to a copy that gives observed ids after checking every unit, and pass
-// check_invariants. Returns the number of decisions checked; throws
-// std::runtime_error naming the first difference.
-int checked_playout(GameState& s, uint64_t seed, int max_actions, std::vector<int32_t>& legal, MoveCache* moves);
+// The random stream random_playout (and checked_playout, engine/check/) draws its actions from.
+Rng playout_rng(uint64_t seed);
+// The whole legal list into `legal` (grown when too small, as random_playout's); returns its length.
+int fill_legal_list(const GameState& s, std::vector<int32_t>& legal, MoveCache* moves);
 
 // Mean nanoseconds of one copy of `state`, as (copy-assign into a reused
 // GameState, copy-construct a fresh one), over `iterations` copies each.

@@ -78,7 +78,7 @@ int action_star_cost(const GameState& s, const Action& a) {
   switch (a.block) {
     case kBlockResearch: return tech_cost(s, player, a.arg);
     case kBlockSendStars: return a.amount;
-    case kBlockBuildRoad: return 2;
+    case kBlockBuildRoad: return kRoadCost;
     case kBlockSpawn: return kUnits[a.arg].cost;
     case kBlockBuild: return kBuildings[a.arg].cost;
     case kBlockTileAction:
@@ -92,7 +92,7 @@ int action_star_cost(const GameState& s, const Action& a) {
     case kBlockUnitSelf: {
       const Unit* u = s.unit_at(a.source);
       if (!u) return 0;
-      if (a.arg == kDisband) return -(kUnits[u->type].cost / 2);
+      if (a.arg == kDisband) return -disband_refund(u->type);
       if (a.arg == kUpgrade) return u->type == kBoat ? kUnits[kShip].cost : kUnits[kBattleship].cost;
       return 0;
     }
@@ -121,7 +121,7 @@ int action_population_gain(const GameState& s, const Action& a) {
     case kBlockTileAction: {
       if (a.arg != kGather) return 0;
       int r = s.tiles[a.target].resource;
-      return (r == kFruit || r == kAnimal || r == kFish) ? 1 : 0;
+      return (r == kFruit || r == kAnimal || r == kFish) ? kGatherPopulation : 0;
     }
     case kBlockLevelUp: {
       if (s.pending_city < 0) return 0;

@@ -27,6 +27,11 @@ inline constexpr int kNumResourceKeys = 8;
 inline constexpr std::array<const char*, kNumResourceKeys> kResourceNames = {
     "fish", "fruit", "animal", "whales", "", "ore", "crops", "ruins"};
 inline constexpr std::array<char, kNumResourceKeys> kResourceCsvChar = {'h', 'f', 'a', 'w', 0, 'o', 'c', 'r'};
+inline constexpr int kUnusedResourceKey = 4;
+// A resource code a tile may hold: kNoResource or a used key.
+constexpr bool is_resource_code(int r) {
+  return r == kNoResource || (r >= 0 && r < kNumResourceKeys && r != kUnusedResourceKey);
+}
 
 // ---------------------------------------------------------------- §4 technology tree
 enum Tech : int8_t {
@@ -50,6 +55,12 @@ inline constexpr std::array<TechInfo, kNumTechs> kTechs = {{
 inline constexpr int kTechBaseCost = 4;          // cost = 4 + tier * cities
 inline constexpr int kPhilosophyCostPercent = 20;  // floor(cost * 0.2) [quirk 1]
 inline constexpr int kTechScorePerTier = 100;
+// The highest tier of the tree (3): its techs are leaves, and a tech costs at most 4 + 3 * cities.
+inline constexpr int kMaxTechTier = [] {
+  int tier = 0;
+  for (const TechInfo& t : kTechs) tier = t.tier > tier ? t.tier : tier;
+  return tier;
+}();
 
 // ---------------------------------------------------------------- §5 units
 enum UnitType : int8_t {
@@ -88,6 +99,26 @@ inline constexpr int kMaxUnitHp = [] {
   return hp + kVeteranHpBonus;
 }();
 static_assert(kMaxUnitHp == 45);
+// The largest movement (3: knight, ship, battleship) and attack range (3: catapult) of any unit type:
+// they size the move search's window (mechanics.hpp) and the attack window of the action ids (actions.hpp).
+inline constexpr int kMaxUnitMovement = [] {
+  int mov = 0;
+  for (const UnitInfo& u : kUnits) mov = u.mov > mov ? u.mov : mov;
+  return mov;
+}();
+inline constexpr int kMaxUnitRange = [] {
+  int range = 0;
+  for (const UnitInfo& u : kUnits) range = u.range > range ? u.range : range;
+  return range;
+}();
+// The dearest unit (15: the Battleship, reached by upgrading a Ship).
+inline constexpr int kMaxUnitCost = [] {
+  int cost = 0;
+  for (const UnitInfo& u : kUnits) cost = u.cost > cost ? u.cost : cost;
+  return cost;
+}();
+// §11 Disband: + floor(the unit's own cost / 2) stars (a boat refunds from its boat cost, i.e. 0).
+constexpr int disband_refund(int unit_type) { return kUnits[unit_type].cost / 2; }
 
 enum UnitStatus : int8_t { kFresh, kMoved, kAttacked, kMovedAndAttacked, kPushed, kFinished };
 inline constexpr std::array<const char*, 6> kUnitStatusNames = {
@@ -106,6 +137,19 @@ inline constexpr std::array<TribeInfo, kNumTribes> kTribes = {{
     {"Ai-Mo", kMeditation, kWarrior}, {"Quetzali", kShields, kDefender}, {"Yadakk", kRoads, kWarrior},
 }};
 inline constexpr int kLuxidoorCapitalLevel = 3;  // with walls
+
+// ---------------------------------------------------------------- §1.4 level generator
+inline constexpr int kMapgenSmoothingPasses = 3;
+inline constexpr int kMapgenRelief = 4;
+inline constexpr double kMapgenInitialLand = 0.5;  // step 1: ceil(N^2 * 0.5) land cells
+// Step 2: a cell becomes land if at most this share of its 3x3 block is water: (0.5 + relief) / 9.
+inline constexpr double kMapgenLandCoefficient = (0.5 + kMapgenRelief) / 9.0;
+inline constexpr int kCapitalMargin = 2;   // step 3: capitals on rows and columns [2, N-3]
+inline constexpr int kCapitalSpacing = 2;  // polyenv: capitals not adjacent whenever the square allows
+inline constexpr double kResourceBorderFactor = 1.0 / 3.0;  // step 8: a mark-1 cell draws with p / 3
+inline constexpr double kRuinsPerTile = 1.0 / 40.0;         // step 9: round(N^2 / 40) ruins,
+inline constexpr int kWaterRuinsDivisor = 3;                //   at most round(that / 3) on deep water
+inline constexpr int kCapitalFixupResources = 2;  // step 10: Imperius fruit / Bardur animals around the capital
 
 // §1.4 terrainProbs.json: base probability and per-tribe multipliers.
 enum GenKey : int8_t { kGenForest, kGenMountain, kGenOre, kGenFruit, kGenCrops, kGenAnimal, kGenFish, kGenWhales };
@@ -128,6 +172,7 @@ inline constexpr int kClearForestStars = 2;
 inline constexpr int kRuinsStars = 10;
 inline constexpr int kResourcesRewardStars = 5;
 inline constexpr int kCustomsHousePerPort = 2;
+inline constexpr int kNeighbourTiles = 8;  // the 8-neighbourhood of a tile (adjacency, §9.2)
 
 // ---------------------------------------------------------------- §9 buildings
 enum Building : int8_t {
@@ -169,6 +214,22 @@ inline constexpr std::array<BuildingInfo, kNumBuildings> kBuildings = {{
     {"park_of_fortune", 0, kNoTech, uint8_t(tmask(kPlain) | tmask(kShallow)), kNoResource, 3, -1, false},
     {"tower_of_wisdom", 0, kPhilosophy, uint8_t(tmask(kPlain) | tmask(kShallow)), kNoResource, 3, -1, false},
 }};
+// The dearest building (20: every temple but the forest temple).
+inline constexpr int kMaxBuildingCost = [] {
+  int cost = 0;
+  for (const BuildingInfo& b : kBuildings) cost = b.cost > cost ? b.cost : cost;
+  return cost;
+}();
+// The population gain of a Build as the game description bounds it (§9.2): a bonus building next to 8
+// base buildings (the forge: 8 * 2), else a building's own gain.
+inline constexpr int kMaxPopulationGain = [] {
+  int gain = 0;
+  for (const BuildingInfo& b : kBuildings) {
+    const int most = b.adjacent_to >= 0 ? b.pop * kNeighbourTiles : b.pop;
+    gain = most > gain ? most : gain;
+  }
+  return gain;
+}();
 inline constexpr int kTempleScore = 100;
 inline constexpr std::array<int, 5> kTempleLevelScore = {0, 50, 50, 50, 150};  // reaching level 2..5
 inline constexpr int kTempleTurnsPerLevel = 3;
@@ -181,12 +242,17 @@ inline constexpr int kGateKills = 10;
 inline constexpr int kBazaarConnectedCities = 5;
 inline constexpr int kParkOfFortuneLevel = 5;
 
+// §9.4 roads and the trade network
+inline constexpr int kRoadCost = 2;
+inline constexpr int kPortLinkWaterSteps = 4;  // two own ports link over <= 4 revealed water tiles
+
 // §9.1 gathering and §9.3 tile actions
 enum TileActionKind : int8_t { kGather, kClearForest, kBurnForest, kGrowForest, kDestroy };
 inline constexpr int kNumTileActions = 5;
 inline constexpr std::array<const char*, kNumTileActions> kTileActionNames = {
     "gather", "clear_forest", "burn_forest", "grow_forest", "destroy"};
 inline constexpr int kGatherCost = 2;
+inline constexpr int kGatherPopulation = 1;  // fruit, animals, fish (whales pay stars instead)
 inline constexpr int kBurnForestCost = 5;
 inline constexpr int kGrowForestCost = 5;
 // The tech that gathers `resource` (kNoTech: crops, ore and ruins are not gathered).
@@ -228,10 +294,25 @@ inline constexpr std::array<const char*, kNumRewards> kRewardNames = {
 inline constexpr int kPopGrowthAmount = 3;
 inline constexpr int kParkScore = 250;
 inline constexpr int kExplorerSteps = 15;
+// §8 city-tile actions scan radius 1, radius 2 from level 4 (Border Growth's level).
+inline constexpr int kCityScanRadius = 1;
+inline constexpr int kWideCityScanRadius = 2;
+inline constexpr int kWideCityScanLevel = 4;
 // Reward pair offered when reaching level L (L >= 2); L >= 5 share the last pair.
 constexpr LevelUpReward reward_a(int new_level) { return new_level == 2 ? kWorkshop : new_level == 3 ? kCityWall : new_level == 4 ? kPopGrowth : kPark; }
 constexpr LevelUpReward reward_b(int new_level) { return new_level == 2 ? kExplorer : new_level == 3 ? kResources : new_level == 4 ? kBorderGrowth : kSuperUnit; }
 constexpr int level_up_score(int new_level) { return new_level == 2 ? 40 : new_level == 3 ? 35 : new_level == 4 ? 30 : 25; }
+
+// §11 ruins (Examine): the outcomes, equally likely (Research redrawn when nothing is left to learn).
+enum RuinsOutcome : int8_t { kRuinsGiant, kRuinsResearch, kRuinsPopGrowth, kRuinsExplorer, kRuinsResources };
+inline constexpr int kNumRuinsOutcomes = 5;
+
+// ---------------------------------------------------------------- §6 vision
+// The radius a unit reveals as its move ends (also a captured village and each explorer step); 2 when it
+// ends on a mountain or is a Battleship; 2 around each capital at the start.
+inline constexpr int kVisionRadius = 1;
+inline constexpr int kHighVisionRadius = 2;
+inline constexpr int kCapitalVisionRadius = 2;
 
 // ---------------------------------------------------------------- §12 score
 inline constexpr int kCityCentreScore = 100;

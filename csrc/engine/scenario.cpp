@@ -22,7 +22,6 @@ void check_player(const GameState& s, int player) {
   }
   if (!s.players[player].alive) fail("player " + std::to_string(player) + " is eliminated");
 }
-bool valid_resource(int r) { return r == kNoResource || (r >= 0 && r < kNumResourceKeys && r != 4); }
 
 // After an edit: the cached pending level-up follows the board.
 void refresh(GameState& s) {
@@ -41,7 +40,11 @@ void blank_game(GameState& s, int map_size, const std::vector<int8_t>& tribes, i
   check_player_count(int(tribes.size()));
   if (full_observability && !revealed) fail("a fully observable board has every tile revealed (revealed=False)");
   if (max_turns > kMaxTurnLimit) fail("max_turns " + std::to_string(max_turns) + " is above " + std::to_string(kMaxTurnLimit));
-  for (int8_t t : tribes) if (t < 0 || t >= kNumTribes) fail("tribe key " + std::to_string(t) + " is outside [0, 11]");
+  for (int8_t t : tribes) {
+    if (t < 0 || t >= kNumTribes) {
+      fail("tribe key " + std::to_string(t) + " is outside [0, " + std::to_string(kNumTribes - 1) + "]");
+    }
+  }
   if (terrain < 0 || terrain >= kNumTerrains || terrain == kCity || terrain == kVillage) {
     fail("a blank board's terrain must be plain, forest, mountain, shallow_water or deep_water");
   }
@@ -92,7 +95,7 @@ void edit_set_terrain(GameState& s, int tile, int terrain) {
 
 void edit_set_resource(GameState& s, int tile, int resource) {
   check_tile(s, tile);
-  if (!valid_resource(resource)) fail("resource " + std::to_string(resource) + " is unknown");
+  if (!is_resource_code(resource)) fail("resource " + std::to_string(resource) + " is unknown");
   if (s.tiles[tile].terrain == kCity) fail("a city tile has no resource");
   s.tiles[tile].resource = int8_t(resource);
   touch_tiles(s);

@@ -20,7 +20,9 @@ void check_level(const Level& level, const std::vector<int8_t>& tribes, bool own
                           std::to_string(tribes.size()) + " players were given");
   }
   for (int8_t t : tribes) {
-    if (t < 0 || t >= kNumTribes) throw InvalidArgument("tribe key " + std::to_string(t) + " is outside [0, 11]");
+    if (t < 0 || t >= kNumTribes) {
+      throw InvalidArgument("tribe key " + std::to_string(t) + " is outside [0, " + std::to_string(kNumTribes - 1) + "]");
+    }
   }
   for (int16_t tile : level.capital_tiles) {
     if (tile < 0 || tile >= n * n) throw InvalidArgument("capital tile outside the board");
@@ -89,7 +91,7 @@ void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_
     const int unit = add_unit(s, i, info.start_unit, tile, city, kFinished);
     add_score(s, i, unit_points(s.units[unit]));
   }
-  for (int i = 0; i < players; ++i) reveal_area(s, i, level.capital_tiles[i], 2);
+  for (int i = 0; i < players; ++i) reveal_area(s, i, level.capital_tiles[i], kCapitalVisionRadius);
   for (int i = 0; i < players; ++i) update_trade_network(s, i);
   s.current_player = 0;
   s.tick = 0;

@@ -36,7 +36,7 @@ void send_stars(GameState& s, int player, int target, int n) {
 }
 
 void build_road(GameState& s, int player, int tile) {
-  s.players[player].stars -= 2;
+  s.players[player].stars -= kRoadCost;
   s.tiles[tile].road = 1;
   refresh_road_links(s, tile);
   update_all_trade_networks(s);  // a neutral road can join or (recomputing a stale link) show any tribe's cut

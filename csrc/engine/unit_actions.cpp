@@ -57,7 +57,7 @@ void apply_unit_self(GameState& s, int slot, int kind) {
       break;
     }
     case kDisband:
-      p.stars = std::min(p.stars + kUnits[u.type].cost / 2, kMaxStars);
+      p.stars = std::min(p.stars + disband_refund(u.type), kMaxStars);
       kill_unit(s, slot);
       break;
     case kExamine: examine_ruins(s, slot); break;

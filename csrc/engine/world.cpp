@@ -448,7 +448,7 @@ void grant_tech(GameState& s, int player, int tech, bool researched) {
     p.researched |= 1u << tech;
     // Tribes checks for a complete tree (however its techs were gained) only after researching a
     // leaf: Shields or a tier-3 tech (TechnologyTree.doResearch).
-    const bool leaf = tech == kShields || kTechs[tech].tier == 3;
+    const bool leaf = tech == kShields || kTechs[tech].tier == kMaxTechTier;
     if (leaf && p.techs == (1u << kNumTechs) - 1) make_monument_available(s, player, kTowerOfWisdom);
   }
 }
@@ -524,7 +524,6 @@ void refresh_road_links(GameState& s, int tile) {
 // ------------------------------------------------------------------ trade network
 
 namespace {
-constexpr int kPortWaterLink = 4;
 
 bool network_node(const GameState& s, int player, int t) {
   const Tile& tile = s.tiles[t];
@@ -545,7 +544,7 @@ void linked_ports(const GameState& s, int player, int port, F&& f) {
   queue[tail] = int16_t(port); depth[tail++] = 0; seen[port] = true;
   while (head < tail) {
     int t = queue[head]; int d = depth[head++];
-    if (d == kPortWaterLink) continue;
+    if (d == kPortLinkWaterSteps) continue;
     for_each_neighbour(s, t, [&](int nb) {
       if (seen[nb] || !is_water(s.tiles[nb].terrain) || !sees_tile(s, player, nb)) return;
       int owner = s.tile_owner(nb);

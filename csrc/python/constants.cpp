@@ -43,6 +43,8 @@ void init_constants(py::module_& m) {
   m.attr("MAX_MAP_SIZE") = kMaxMapSize;
   m.attr("MAX_PLAYERS") = kMaxPlayers;
   m.attr("MAX_STARS") = kMaxStars;
+  m.attr("MAX_TURNS") = kMaxTurnLimit;  // the largest max_turns a game accepts
+  m.attr("VETERAN_KILLS") = kVeteranKills;  // kills that make a unit a veteran (§5)
   m.attr("MAX_VISIBLE_EVENT_HISTORY") = kMaxEventHistory;
   // The largest values from_bytes accepts for the counters bounded by headroom (counter_limits.hpp).
   py::dict limits;

@@ -48,8 +48,11 @@ py::tuple reasons(const std::array<ColumnRange, N>& ranges) {
 
 void init_description(py::module_& m) {
   m.attr("MIN_PLAYERS") = kMinPlayers;
+  static const std::string check_doc = "Raises ValueError unless " + std::to_string(kMinPlayers) +
+                                       " <= players <= " + std::to_string(kMaxPlayers) +
+                                       " (the engine's one player-count rule).";
   m.def("check_player_count", [](int players) { check_player_count(players); }, py::arg("players"),
-        "Raises ValueError unless 2 <= players <= 16 (the engine's one player-count rule).");
+        check_doc.c_str());
 
   using D = GameDescription;
   // The column-name tuples init_constants exported (generated from the column tables of encode/layout.hpp).

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../engine/check/oracles.hpp"
 #include "../engine/playout.hpp"
 #include "../encode/encode.hpp"
 #include "../players/observer_world.hpp"
@@ -68,8 +69,10 @@ void init_game_testing(py::module_& m) {
   // Test-only (tools/differential): impose the next ruins outcome (0 giant, 1 research,
   // 2 pop growth, 3 explorer, 4 resources; tech for research, else -1), as another engine drew it.
   testing.def("force_ruins", [](Game& g, int outcome, int tech) { GameLock lock(g);
-    if (outcome < 0 || outcome > 4) throw py::value_error("ruins outcome must be 0..4");
-    if (tech < -1 || tech >= kNumTechs || (outcome == 1) != (tech >= 0)) {
+    if (outcome < 0 || outcome >= kNumRuinsOutcomes) {
+      throw py::value_error("ruins outcome must be 0.." + std::to_string(kNumRuinsOutcomes - 1));
+    }
+    if (tech < -1 || tech >= kNumTechs || (outcome == kRuinsResearch) != (tech >= 0)) {
       throw py::value_error("tech must be a tech index for the research outcome (1), else -1");
     }
     g.state.forced_ruins_outcome = int8_t(outcome);
@@ -91,7 +94,9 @@ void init_game_testing(py::module_& m) {
       f.meeting[f.meetings++] = {int8_t(m[0]), int8_t(m[1]), int8_t(m[2])};
     }
     if (explorer) {
-      if (int(explorer->size()) > kExplorerSteps) throw py::value_error("an explorer takes at most 15 steps");
+      if (int(explorer->size()) > kExplorerSteps) {
+        throw py::value_error("an explorer takes at most " + std::to_string(kExplorerSteps) + " steps");
+      }
       for (int t : *explorer) {
         if (t < 0 || t >= g.state.num_tiles) throw py::value_error("explorer step off the board");
       }

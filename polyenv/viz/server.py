@@ -45,7 +45,7 @@ from .._botspec import is_bot
 from .._levels import read_level
 from .._names import MODES, TRIBES, tribe_code
 from .record import check_record
-from ..description import MAX_PLAYERS, MIN_PLAYERS
+from ..description import MAX_MAP_SIZE, MAX_PLAYERS, MIN_MAP_SIZE, MIN_PLAYERS
 from ..envs import default_map_size
 from ..game_env import GameEnv
 from .session import HUMAN, RECORD, GameSession, SessionError
@@ -58,7 +58,6 @@ DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
 STATIC = Path(__file__).resolve().parent / "static"
 LEVELS = Path(__file__).resolve().parent.parent / "levels"
 MAX_BODY = 4 * 2**20  # bytes: a long record or a large level fits easily
-MIN_MAP_SIZE, MAX_MAP_SIZE = 4, 40
 _GAME_KEYS = {"seats", "map_size", "mode", "max_turns", "fog", "seed", "level", "level_name", "paused"}
 
 

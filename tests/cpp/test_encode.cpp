@@ -9,7 +9,7 @@
 
 #include "check.hpp"
 #include "encode/encode.hpp"
-#include "engine/world.hpp"
+#include "engine/game.hpp"
 
 using namespace polyenv;
 
@@ -110,8 +110,7 @@ GameState make_state() {
     set_explored(s, 2, t);
   }
   s.unit_alias.assign(s.units.size() * 3, 0);
-  rebuild_tile_bits(s);  // a state put together by hand: its derived bitsets
-  note_sightings(s);
+  rebuild_derived_state(s);  // a state put together by hand: its bitsets, road links, observed ids
   // Observed unit ids are given at first sight in tile order: 6, 14, 17.
   CHECK_EQ(observed_unit_id(s, 0, 0), 1);
   CHECK_EQ(observed_unit_id(s, 0, 2), 2);
@@ -478,7 +477,7 @@ void test_action_rows() {
     g.tiles[17].unit = -1;
     g.tiles[12].unit = 1;
     g.units[1].tile = 12;
-    rebuild_tile_bits(g);
+    rebuild_derived_state(g);
     const int32_t id = sp.attack(6, 12);
     encode_action(g, 0, id, false, f, m);
     CHECK_EQ(f[fcol("type_id")], kAttackKind);

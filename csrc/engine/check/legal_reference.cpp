@@ -3,7 +3,8 @@
 // pre-filters, no move cache, no search window). legal_actions (legal.cpp) is
 // the fast path and must produce exactly this list; the check mode of the tests
 // compares the two after every action of random games.
-#include "mechanics.hpp"
+#include "../mechanics.hpp"
+#include "oracles.hpp"
 
 namespace polyenv {
 

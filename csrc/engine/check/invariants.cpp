@@ -1,12 +1,14 @@
 // check_invariants: every cached counter against its recomputed value, and
-// every back-reference between tiles, units and cities. Used by the
-// random-simulation tests and when loading bytes.
+// every back-reference between tiles, units and cities (declared in game.hpp). Used by the
+// random-simulation tests and checked playouts, and when loading bytes (deserialize) or
+// reading tokens back into a world (encode/token_reader.cpp). check_loadable_counters: the
+// load bounds of counter_limits.hpp.
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "counter_limits.hpp"
-#include "mechanics.hpp"
+#include "../counter_limits.hpp"
+#include "../mechanics.hpp"
 
 namespace polyenv {
 
@@ -96,7 +98,7 @@ std::string check_invariants(const GameState& s) {
   for (int t = 0; t < tiles; ++t) {
     const Tile& tile = s.tiles[t];
     if (tile.terrain < 0 || tile.terrain >= kNumTerrains) return at("tile", t) + "bad terrain";
-    if (tile.resource != kNoResource && (tile.resource < 0 || tile.resource >= kNumResourceKeys || tile.resource == 4)) {
+    if (!is_resource_code(tile.resource)) {
       return at("tile", t) + "bad resource";
     }
     if (tile.building != kNoBuilding && (tile.building < 0 || tile.building >= kNumBuildings)) {
@@ -108,7 +110,8 @@ std::string check_invariants(const GameState& s) {
     }
     if (tile.temple_turns >= kTempleTurnsPerLevel) {
       return at("tile", t) + above("temple_turns", tile.temple_turns, kTempleTurnsPerLevel - 1,
-                                   "a temple levels up every 3 of its owner's turns");
+                                   "a temple levels up every " + std::to_string(kTempleTurnsPerLevel) +
+                                       " of its owner's turns");
     }
     if (tile.unit < -1 || tile.city < -1) return at("tile", t) + "bad unit or city index";
     if (tile.unit >= 0 && (tile.unit >= int(s.units.size()) || !s.units[tile.unit].alive() ||
@@ -177,7 +180,7 @@ std::string check_invariants(const GameState& s) {
     if (pl.capital_city < -1 || pl.capital_city >= int(s.cities.size())) return at("player", p) + "bad capital";
     if (pl.result < kPlaying || pl.result > kLoss) return at("player", p) + "bad result";
     if (!flag(pl.alive) || !flag(pl.declared_war_this_turn) || pl.pad0 || pl.pad1) return at("player", p) + "bad flag";
-    if ((pl.techs >> kNumTechs) || (pl.researched & ~pl.techs) || (players < 16 && (pl.met >> players))) {
+    if ((pl.techs >> kNumTechs) || (pl.researched & ~pl.techs) || (players < kMaxPlayers && (pl.met >> players))) {
       return at("player", p) + "bad tech or met bits";
     }
     if (pl.kills < 0 || pl.pacifist_turns < 0 || pl.wars_declared < 0 || pl.units_sighted < 0) {
