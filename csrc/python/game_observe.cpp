@@ -55,23 +55,17 @@ py::dict observe(Game& g, int player, int max_actions, bool combat_preview) {
 }
 
 auto visible_events(const Game& g, int player, int64_t cursor) {
-  const int64_t kept = g.journal.kept(player);
-  if (cursor < 0 || cursor > kept) {
-    throw py::index_error("cursor " + std::to_string(cursor) + " is outside 0.." + std::to_string(kept));
-  }
-  const py::ssize_t n = py::ssize_t(kept - cursor);
+  const int n = g.journal.rows_after(player, cursor);
   auto features = new_array<int32_t>({n, kEventFeatures});
   auto affected = new_array<int32_t>({n, kEventAffectedRows, kEventAffectedFeatures});
   auto affected_mask = new_array<uint8_t>({n, kEventAffectedRows});
   auto sequence = new_array<uint64_t>({n});
   auto action_sequence = new_array<uint64_t>({n});
-  for (py::ssize_t i = 0; i < n; ++i) {
-    const EventRecord& r = g.journal.record(player, int(cursor + i));
-    std::copy(r.features.begin(), r.features.end(), features.mutable_data() + i * kEventFeatures);
-    std::copy(r.affected.begin(), r.affected.end(), affected.mutable_data() + i * r.affected.size());
-    std::copy(r.affected_mask.begin(), r.affected_mask.end(), affected_mask.mutable_data() + i * kEventAffectedRows);
-    sequence.mutable_data()[i] = r.sequence;
-    action_sequence.mutable_data()[i] = r.action_sequence;
+  {
+    py::gil_scoped_release release;
+    g.journal.write_rows(player, int(cursor), n,
+                         EventRowsOut{features.mutable_data(), affected.mutable_data(), affected_mask.mutable_data(),
+                                      sequence.mutable_data(), action_sequence.mutable_data()});
   }
   py::dict d;
   d["features"] = features;
@@ -79,7 +73,7 @@ auto visible_events(const Game& g, int player, int64_t cursor) {
   d["affected_mask"] = affected_mask;
   d["sequence"] = sequence;
   d["action_sequence"] = action_sequence;
-  return py::make_tuple(d, kept);
+  return py::make_tuple(d, g.journal.kept(player));
 }
 
 }  // namespace

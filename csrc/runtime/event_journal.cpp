@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "../engine/game.hpp"
 
@@ -45,6 +47,27 @@ void EventJournal::on_event(const GameState& s, const WorldEvent& e) {
       head_[size_t(p)] = (head_[size_t(p)] + 1) % (capacity_ + 1);
       count_[size_t(p)] = std::min(count_[size_t(p)] + 1, capacity_);
     }
+  }
+}
+
+int EventJournal::rows_after(int player, int64_t cursor) const {
+  const int64_t held = kept(player);
+  if (cursor < 0 || cursor > held) {
+    throw std::out_of_range("cursor " + std::to_string(cursor) + " is outside 0.." + std::to_string(held));
+  }
+  return int(held - cursor);
+}
+
+void EventJournal::write_rows(int player, int first, int count, const EventRowsOut& out) const {
+  constexpr size_t kAffected = size_t(kEventAffectedRows) * kEventAffectedFeatures;
+  for (int i = 0; i < count; ++i) {
+    const EventRecord& r = record(player, first + i);
+    const size_t row = size_t(i);
+    std::memcpy(out.features + row * kEventFeatures, r.features.data(), sizeof(r.features));
+    std::memcpy(out.affected + row * kAffected, r.affected.data(), sizeof(r.affected));
+    std::memcpy(out.affected_mask + row * kEventAffectedRows, r.affected_mask.data(), sizeof(r.affected_mask));
+    out.sequence[row] = r.sequence;
+    out.action_sequence[row] = r.action_sequence;
   }
 }
 

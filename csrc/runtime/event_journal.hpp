@@ -26,6 +26,16 @@ struct EventRecord {
   std::array<uint8_t, kEventAffectedRows> affected_mask{};
 };
 
+// Caller-owned, row-major output arrays of event rows (write_rows): features [n, 26], affected
+// [n, 9, 8], affected_mask [n, 9], sequence and action_sequence [n].
+struct EventRowsOut {
+  int32_t* features = nullptr;
+  int32_t* affected = nullptr;
+  uint8_t* affected_mask = nullptr;
+  uint64_t* sequence = nullptr;
+  uint64_t* action_sequence = nullptr;
+};
+
 class EventJournal final : public EventSink {
  public:
   // Allocates for `players` players and `capacity` records each (0: unbounded) and clears.
@@ -43,6 +53,13 @@ class EventJournal final : public EventSink {
     const int cap = capacity_ + 1;
     return ring_[size_t(player) * size_t(cap) + size_t((head_[size_t(player)] - kept(player) + j + cap) % cap)];
   }
+
+  // The records of `player` from `cursor` on (GameEnv's visible_events): kept(player) - cursor;
+  // std::out_of_range ("cursor c is outside 0..kept") unless 0 <= cursor <= kept(player).
+  int rows_after(int player, int64_t cursor) const;
+  // Copies records first .. first + count - 1 of `player` (0 = oldest held) into rows 0 .. count - 1
+  // of `out`; the caller checked the range (0 <= first, first + count <= kept(player)).
+  void write_rows(int player, int first, int count, const EventRowsOut& out) const;
 
   // Unbounded journals only (GameEnv pickling): per player a uint32 count,
   // then per record its sequence (uint64), features, affected rows and mask,

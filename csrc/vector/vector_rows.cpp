@@ -27,16 +27,12 @@ void VectorEnv::write_window(const Env& e, int observer, int row, const BatchVie
   std::memset(mask, 0, size_t(pad));
   std::memset(affected, 0, sizeof(int32_t) * size_t(pad) * kAff);
   std::memset(affected_mask, 0, size_t(pad) * kEventAffectedRows);
-  for (int j = 0; j < n; ++j) {
-    const EventRecord& r = e.journal.record(observer, j);
-    const size_t d = size_t(pad + j);
-    std::memcpy(features + d * kEventFeatures, r.features.data(), sizeof(r.features));
-    sequence[d] = r.sequence;
-    action_sequence[d] = r.action_sequence;
-    mask[d] = 1;
-    std::memcpy(affected + d * kAff, r.affected.data(), sizeof(r.affected));
-    std::memcpy(affected_mask + d * kEventAffectedRows, r.affected_mask.data(), sizeof(r.affected_mask));
-  }
+  // The records, right-aligned after the padding.
+  const size_t d = size_t(pad);
+  e.journal.write_rows(observer, 0, n,
+                       EventRowsOut{features + d * kEventFeatures, affected + d * kAff,
+                                    affected_mask + d * kEventAffectedRows, sequence + d, action_sequence + d});
+  std::memset(mask + d, 1, size_t(n));
 }
 
 void VectorEnv::encode_observation(const Env& e, int observer, int row, const BatchView& out,
