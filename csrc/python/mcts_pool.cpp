@@ -60,21 +60,11 @@ std::vector<uint64_t> leaf_id_list(const py::handle& obj) {
   return ids;
 }
 
-py::array_t<int64_t> int_column(const std::vector<TreeStats>& stats, int64_t TreeStats::*field) {
-  auto a = new_array<int64_t>({py::ssize_t(stats.size())});
-  for (size_t i = 0; i < stats.size(); ++i) a.mutable_data()[i] = stats[i].*field;
-  return a;
-}
-
 // Tests: tree env's statistics (a root policy call cannot show the nodes below the root).
 py::dict tree_arrays(MctsPool& p, int env) {
   std::lock_guard<std::recursive_mutex> lock(p.lock());
-  p.check_open();
-  if (env < 0 || env >= p.num_envs()) throw InvalidArgument("env " + std::to_string(env) + " is out of range");
-  const SearchTree& t = p.search_tree(env);
-  const py::ssize_t N = t.num_nodes();
-  py::ssize_t E = 0;
-  for (int32_t n = 0; n < t.num_nodes(); ++n) E += t.num_edges(n);
+  const TreeSize size = p.tree_size(env);
+  const py::ssize_t N = size.nodes, E = py::ssize_t(size.edges);
   auto parent = new_array<int32_t>({N}), first = new_array<int32_t>({N}), edges = new_array<int32_t>({N});
   auto visits = new_array<int32_t>({N}), actor = new_array<int32_t>({N});
   auto expanded = new_array<uint8_t>({N});
@@ -82,25 +72,13 @@ py::dict tree_arrays(MctsPool& p, int env) {
   auto action = new_array<int32_t>({E}), child = new_array<int32_t>({E}), evisits = new_array<int32_t>({E});
   auto prior = new_array<float>({E});
   auto evalue = new_array<double>({E});
-  for (int32_t n = 0; n < t.num_nodes(); ++n) {
-    first.mutable_data()[n] = t.first_edge(n);
-    edges.mutable_data()[n] = t.num_edges(n);
-    visits.mutable_data()[n] = t.node_visits(n);
-    actor.mutable_data()[n] = t.node_actor(n);
-    expanded.mutable_data()[n] = t.expanded(n);
-    value.mutable_data()[n] = t.node_value_sum(n);
-    raw.mutable_data()[n] = t.node_raw_value(n);
-    parent.mutable_data()[n] = -1;
-  }
-  for (int32_t n = 0; n < t.num_nodes(); ++n) {
-    for (int32_t e = t.first_edge(n); e < t.first_edge(n) + t.num_edges(n); ++e) {
-      action.mutable_data()[e] = t.edge_action(e);
-      child.mutable_data()[e] = t.edge_child(e);
-      evisits.mutable_data()[e] = t.edge_visits(e);
-      prior.mutable_data()[e] = t.edge_prior(e);
-      evalue.mutable_data()[e] = t.edge_value_sum(e);
-      if (t.edge_child(e) >= 0) parent.mutable_data()[t.edge_child(e)] = n;
-    }
+  {
+    py::gil_scoped_release release;
+    p.write_tree(env, TreeArraysOut{parent.mutable_data(), first.mutable_data(), edges.mutable_data(),
+                                    visits.mutable_data(), actor.mutable_data(), expanded.mutable_data(),
+                                    value.mutable_data(), raw.mutable_data(), action.mutable_data(),
+                                    child.mutable_data(), evisits.mutable_data(), prior.mutable_data(),
+                                    evalue.mutable_data()});
   }
   py::dict d;
   d["parent"] = parent;
@@ -116,7 +94,31 @@ py::dict tree_arrays(MctsPool& p, int env) {
   d["edge_visits"] = evisits;
   d["edge_prior"] = prior;
   d["edge_value_sum"] = evalue;
-  d["bytes"] = t.bytes();
+  d["bytes"] = size.bytes;
+  return d;
+}
+
+// Every tree's statistics, one entry per tree.
+py::dict search_stats(MctsPool& p) {
+  const py::ssize_t B = p.num_envs();
+  auto nodes = new_array<int64_t>({B}), bytes = new_array<int64_t>({B}), kept = new_array<int64_t>({B});
+  auto pending = new_array<int32_t>({B});
+  auto node_hit = new_array<uint8_t>({B}), byte_hit = new_array<uint8_t>({B});
+  auto reuse = new_array<int8_t>({B});
+  {
+    py::gil_scoped_release release;
+    p.search_stats(TreeStatsOut{nodes.mutable_data(), bytes.mutable_data(), pending.mutable_data(),
+                                node_hit.mutable_data(), byte_hit.mutable_data(), kept.mutable_data(),
+                                reuse.mutable_data()});
+  }
+  py::dict d;
+  d["nodes"] = nodes;
+  d["bytes"] = bytes;
+  d["pending_leaves"] = pending;
+  d["node_budget_exhausted"] = node_hit;
+  d["byte_budget_exhausted"] = byte_hit;
+  d["kept_nodes"] = kept;
+  d["reuse"] = reuse;
   return d;
 }
 
@@ -196,33 +198,7 @@ void init_mcts_pool(py::module_& m) {
       .def("root_policy", [](MctsPool& p, double temperature, const py::object& buffers) {
         return write_outputs(root_specs(p.num_envs(), p.dims()), buffers, [&](const FieldView& view) { p.root_policy(temperature, view); });
       }, py::arg("temperature"), py::arg("buffers"))
-      .def("search_stats", [](MctsPool& p) {
-        std::vector<TreeStats> stats;
-        {
-          py::gil_scoped_release release;
-          stats = p.search_stats();
-        }
-        const py::ssize_t B = py::ssize_t(stats.size());
-        auto pending = new_array<int32_t>({B});
-        auto node_hit = new_array<uint8_t>({B});
-        auto byte_hit = new_array<uint8_t>({B});
-        for (py::ssize_t i = 0; i < B; ++i) {
-          pending.mutable_data()[i] = stats[size_t(i)].pending;
-          node_hit.mutable_data()[i] = stats[size_t(i)].node_budget_exhausted;
-          byte_hit.mutable_data()[i] = stats[size_t(i)].byte_budget_exhausted;
-        }
-        py::dict d;
-        d["nodes"] = int_column(stats, &TreeStats::nodes);
-        d["bytes"] = int_column(stats, &TreeStats::bytes);
-        auto reuse = new_array<int8_t>({B});
-        for (py::ssize_t i = 0; i < B; ++i) reuse.mutable_data()[i] = int8_t(stats[size_t(i)].reuse);
-        d["pending_leaves"] = pending;
-        d["node_budget_exhausted"] = node_hit;
-        d["byte_budget_exhausted"] = byte_hit;
-        d["kept_nodes"] = int_column(stats, &TreeStats::kept_nodes);
-        d["reuse"] = reuse;
-        return d;
-      })
+      .def("search_stats", &search_stats)
       .def("_timing", &MctsPool::timing, "Cumulative worker ns in selection, leaf encoding, expansion + backup")
       .def("_leaf_actions", &MctsPool::leaf_actions, py::arg("leaf_id"))
       .def("_tree", [](MctsPool& p, int env) { return tree_arrays(p, env); }, py::arg("env"),

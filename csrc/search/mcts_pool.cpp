@@ -608,18 +608,6 @@ std::vector<int32_t> MctsPool::leaf_actions(uint64_t leaf_id) {
   return out;
 }
 
-std::vector<TreeStats> MctsPool::search_stats() {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  games_.check_open();
-  std::vector<TreeStats> out(games_.size());
-  for (size_t t = 0; t < games_.size(); ++t) {
-    const Game& g = games_[t];
-    out[t] = {g.tree.num_nodes(), g.tree.bytes(), g.pending, g.tree.node_budget_exhausted(),
-              g.tree.byte_budget_exhausted(), g.kept_nodes, g.reuse};
-  }
-  return out;
-}
-
 std::array<int64_t, 3> MctsPool::timing() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   std::array<int64_t, 3> t{};

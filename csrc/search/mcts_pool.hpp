@@ -58,15 +58,40 @@ struct MctsPoolConfig {
   bool reuse_tree = false;  // a real move keeps the chosen child's subtree (SearchTree::advance)
 };
 
-// Per-tree search statistics (search_stats()).
-struct TreeStats {
-  int64_t nodes = 0;
-  int64_t bytes = 0;
-  int32_t pending = 0;
-  bool node_budget_exhausted = false;
-  bool byte_budget_exhausted = false;
-  int64_t kept_nodes = 0;  // nodes carried over by the last real move (reuse_tree), 0 for a fresh root
-  SearchTree::Reuse reuse = SearchTree::Reuse::kFresh;  // what the last real move did with the tree
+// search_stats()'s output: caller-owned arrays of num_envs() entries, one per tree.
+struct TreeStatsOut {
+  int64_t* nodes = nullptr;
+  int64_t* bytes = nullptr;                 // accounted bytes
+  int32_t* pending = nullptr;               // leaves in flight
+  uint8_t* node_budget_exhausted = nullptr;
+  uint8_t* byte_budget_exhausted = nullptr;
+  int64_t* kept_nodes = nullptr;  // nodes carried over by the last real move (reuse_tree), 0 for a fresh root
+  int8_t* reuse = nullptr;        // SearchTree::Reuse: what the last real move did with the tree
+};
+
+// The size of one tree's arrays (tree_size()) and the arrays themselves (write_tree()), caller-owned:
+// per node [nodes] parent (-1 for the root and unreached nodes), first_edge, num_edges, visits, actor,
+// expanded, value_sum, raw_value; per edge [edges] edge_action, edge_child, edge_visits, edge_prior,
+// edge_value_sum.
+struct TreeSize {
+  int32_t nodes = 0;
+  int64_t edges = 0;
+  int64_t bytes = 0;  // accounted bytes
+};
+struct TreeArraysOut {
+  int32_t* parent = nullptr;
+  int32_t* first_edge = nullptr;
+  int32_t* num_edges = nullptr;
+  int32_t* visits = nullptr;
+  int32_t* actor = nullptr;
+  uint8_t* expanded = nullptr;
+  double* value_sum = nullptr;
+  double* raw_value = nullptr;
+  int32_t* edge_action = nullptr;
+  int32_t* edge_child = nullptr;
+  int32_t* edge_visits = nullptr;
+  float* edge_prior = nullptr;
+  double* edge_value_sum = nullptr;
 };
 
 class MctsPool {
@@ -105,7 +130,13 @@ class MctsPool {
   void abort_search();
   // Root rows of every game: visits and the policy N^(1/T) (T = 0: argmax).
   void root_policy(double temperature, const FieldView& out);
-  std::vector<TreeStats> search_stats();
+  // Every tree's statistics into `out` (TreeStatsOut); std::runtime_error once closed.
+  void search_stats(const TreeStatsOut& out);
+  // Tests: the node and edge arrays of tree env. Call both under lock() (the tree must not change in
+  // between): tree_size checks the pool is usable (check_open) and env in range (InvalidArgument);
+  // write_tree fills arrays of that size.
+  TreeSize tree_size(int env) const;
+  void write_tree(int env, const TreeArraysOut& out) const;
   // The action ids from the root to a pending leaf (tests: compare with a reference search).
   std::vector<int32_t> leaf_actions(uint64_t leaf_id);
   // Cumulative worker CPU time (ns, summed over threads) in {selection, leaf encoding, expansion + backup}.
