@@ -8,6 +8,7 @@
 #include <cstring>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 #include "layout.hpp"
 
@@ -281,6 +282,24 @@ void encode_flat(const int32_t* tokens, const int32_t* state, int32_t observer, 
     } else {
       std::memset(rows + k * flat_row::kCount, 0, sizeof(float) * flat_row::kCount);
     }
+  }
+}
+
+FlatShape flat_shape(int map_size, int num_players, int turn_limit, int rows) {
+  if (map_size < 1 || map_size > kMaxMapSize) {
+    throw InvalidArgument("encode_flat: map_size must be in 1.." + std::to_string(kMaxMapSize));
+  }
+  check_player_count(num_players, /*single_tribe_level=*/true);
+  return FlatShape{map_size, num_players, turn_limit, rows};
+}
+
+void encode_flat_batch(int64_t batch, const int32_t* tokens, const int32_t* state, const int32_t* observer,
+                       const int32_t* action_features, const int32_t* legal_counts, const FlatShape& shape,
+                       float* out) {
+  const int64_t size = shape.size();
+  for (int64_t b = 0; b < batch; ++b) {
+    encode_flat(tokens + b * shape.tiles() * kMapTokenFeatures, state + b * kStateFeatures, observer[b],
+                action_features + b * shape.rows * kActionFeatures, legal_counts[b], shape, out + b * size);
   }
 }
 

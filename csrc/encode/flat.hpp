@@ -88,9 +88,21 @@ struct FlatShape {
   }
 };
 
+// The shape of a batch's rows after the flat encoder's checks (InvalidArgument): map_size in
+// 1..kMaxMapSize, num_players by the one player-count rule (1 allowed: a single-tribe level file,
+// RULES §1.3's MinimalLevel, is a real 1-player game whose observations are encoded too).
+FlatShape flat_shape(int map_size, int num_players, int turn_limit, int rows);
+
 // One batch row: tokens [tiles, 23], state [11], action features [rows, 17] of which the
 // first legal_count are encoded (the rest are zeros), into out [shape.size()].
 void encode_flat(const int32_t* tokens, const int32_t* state, int32_t observer, const int32_t* action_features,
                  int32_t legal_count, const FlatShape& shape, float* out);
+
+// `batch` rows, each as encode_flat: tokens [batch, tiles, 23], state [batch, 11], observer [batch],
+// action features [batch, shape.rows, 17], legal counts [batch], into out [batch, shape.size()]
+// (all C-contiguous).
+void encode_flat_batch(int64_t batch, const int32_t* tokens, const int32_t* state, const int32_t* observer,
+                       const int32_t* action_features, const int32_t* legal_counts, const FlatShape& shape,
+                       float* out);
 
 }  // namespace polyenv

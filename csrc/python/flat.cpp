@@ -1,9 +1,8 @@
 // polyenv._core.encode_flat: checks a batch's arrays and runs the flat encoder of
-// encode/flat.hpp over its rows with the GIL released.
+// encode/flat.hpp (encode_flat_batch) with the GIL released.
 #include <string>
 
 #include "../encode/flat.hpp"
-#include "../engine/game.hpp"
 #include "bindings.hpp"
 
 namespace polyenv::python {
@@ -50,20 +49,14 @@ void init_flat(py::module_& m) {
         auto rows = checked<int32_t>(rows_obj, "action_features", false);
         auto counts = checked<int32_t>(counts_obj, "legal_count", false);
         auto out = checked<float>(out_obj, "out", true);
-        if (map_size < 1 || map_size > kMaxMapSize) {
-          throw InvalidArgument("encode_flat: map_size must be in 1.." + std::to_string(kMaxMapSize));
-        }
-        // The one player-count rule; 1 is allowed because a single-tribe level file (RULES §1.3's
-        // MinimalLevel) is a real 1-player game whose observations FlatEncoder encodes too.
-        check_player_count(num_players, /*single_tribe_level=*/true);
-        const FlatShape s{map_size, num_players, turn_limit, rows.ndim() == 3 ? static_cast<int>(rows.shape(1)) : 0};
+        const FlatShape s = flat_shape(map_size, num_players, turn_limit,
+                                       rows.ndim() == 3 ? static_cast<int>(rows.shape(1)) : 0);
         const int64_t B = tokens.ndim() == 3 ? tokens.shape(0) : -1;
-        const int64_t size = s.size();
         if (B < 0 || tokens.shape(1) != s.tiles() || tokens.shape(2) != kMapTokenFeatures || state.ndim() != 2 ||
             state.shape(0) != B || state.shape(1) != kStateFeatures || observer.ndim() != 1 ||
             observer.shape(0) != B || rows.ndim() != 3 || rows.shape(0) != B || rows.shape(2) != kActionFeatures ||
             counts.ndim() != 1 || counts.shape(0) != B || out.ndim() != 2 || out.shape(0) != B ||
-            out.shape(1) != size) {
+            out.shape(1) != s.size()) {
           throw InvalidArgument("encode_flat: map_tokens [B, N*N, 23], state [B, 11], observer [B], "
                                 "action_features [B, R, 17], legal_count [B] and out [B, D] must agree");
         }
@@ -74,10 +67,7 @@ void init_flat(py::module_& m) {
         const int32_t* cnt = counts.data();
         float* o = out.mutable_data();
         py::gil_scoped_release release;
-        for (int64_t b = 0; b < B; ++b) {
-          encode_flat(tok + b * s.tiles() * kMapTokenFeatures, st + b * kStateFeatures, obs[b],
-                      act + b * s.rows * kActionFeatures, cnt[b], s, o + b * size);
-        }
+        encode_flat_batch(B, tok, st, obs, act, cnt, s, o);
       },
       py::arg("map_tokens"), py::arg("state"), py::arg("observer"), py::arg("action_features"),
       py::arg("legal_count"), py::arg("out"), py::arg("map_size"), py::arg("num_players"), py::arg("turn_limit"),
