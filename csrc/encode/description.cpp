@@ -63,8 +63,7 @@ GameDescription describe_config(int map_size, int num_players, int mode, int max
                           ", " + std::to_string(kMaxMapSize) + "]");
   }
   check_player_count(num_players, single_tribe_level);
-  if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
-  if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
+  check_game_rules(mode, max_turns);
   if (max_turns > kMaxTurnLimit) {
     throw InvalidArgument("max_turns " + std::to_string(max_turns) + " is above " + std::to_string(kMaxTurnLimit));
   }

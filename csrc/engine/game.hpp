@@ -31,6 +31,15 @@ struct GameConfig {
   bool full_observability = false;  // fog of war is on by default
 };
 
+// The rule values of a configuration given as plain integers (the bindings' arguments): mode
+// kCapitals (0) or kScore (1), max_turns -1 (the mode's limit) or >= 0. Throws InvalidArgument.
+// (max_turns' upper bound, kMaxTurnLimit, is checked where a game is set up or described.)
+void check_game_rules(int mode, int max_turns);
+// A GameConfig from plain values, after check_game_rules(mode, max_turns); the map size and the
+// tribes are checked where a game is set up (setup_game, check_episodes).
+GameConfig make_game_config(int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
+                            bool full_observability);
+
 // A board before the game starts: terrain and resources, and the capitals in
 // turn order (tile index, tribe). Produced by the generator or a CSV file.
 struct Level {
@@ -152,6 +161,8 @@ int city_production(const GameState& s, int city);
 bool tile_explored(const GameState& s, int player, int tile);
 // The player's score minus the best score among the other players (eliminated ones included).
 int score_margin(const GameState& s, int player);
+// The players the engine has eliminated (lost their last city): bit p set for player p.
+uint32_t eliminated_mask(const GameState& s);
 struct CombatOutcome { int dealt = 0; int retaliation = 0; bool kills = false; bool counter = false; };
 // Damage of an attack by the unit on `attacker_tile` on the unit on `target_tile`.
 CombatOutcome combat_preview(const GameState& s, int attacker_tile, int target_tile);

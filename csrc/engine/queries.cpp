@@ -45,6 +45,12 @@ int score_margin(const GameState& s, int player) {
   return s.players[player].score - best_other;
 }
 
+uint32_t eliminated_mask(const GameState& s) {
+  uint32_t mask = 0;
+  for (int p = 0; p < s.num_players; ++p) mask |= s.players[p].alive ? 0u : 1u << p;
+  return mask;
+}
+
 CombatOutcome combat_preview(const GameState& s, int attacker_tile, int target_tile) {
   const Unit* a = s.unit_at(attacker_tile);
   const Unit* d = s.unit_at(target_tile);

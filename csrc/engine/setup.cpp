@@ -37,6 +37,23 @@ void check_player_count(int players, bool single_tribe_level) {
   }
 }
 
+void check_game_rules(int mode, int max_turns) {
+  if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
+  if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
+}
+
+GameConfig make_game_config(int map_size, std::vector<int8_t> tribes, int mode, int max_turns,
+                            bool full_observability) {
+  check_game_rules(mode, max_turns);
+  GameConfig game;
+  game.map_size = map_size;
+  game.tribes = std::move(tribes);
+  game.mode = GameMode(mode);
+  game.max_turns = max_turns;
+  game.full_observability = full_observability;
+  return game;
+}
+
 void setup_game(GameState& s, const Level& level, const GameConfig& cfg, uint64_t seed) {
   const std::vector<int8_t>& tribes = cfg.tribes.empty() ? level.capital_tribes : cfg.tribes;
   check_level(level, tribes, cfg.tribes.empty());

@@ -21,15 +21,7 @@ namespace polyenv::python {
 #define POLYENV_GAME_ARGS py::arg("map_size"), POLYENV_GAME_RULE_ARGS
 
 inline GameConfig game_config(int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs) {
-  if (mode != kCapitals && mode != kScore) throw InvalidArgument("mode must be capitals (0) or score (1)");
-  if (max_turns < -1) throw InvalidArgument("max_turns must be None or >= 0");
-  GameConfig game;
-  game.map_size = map_size;
-  game.tribes = std::move(tribes);
-  game.mode = GameMode(mode);
-  game.max_turns = max_turns;
-  game.full_observability = full_obs;
-  return game;
+  return make_game_config(map_size, std::move(tribes), mode, max_turns, full_obs);
 }
 
 // MctsPoolConfig: the pool and search settings MctsPool and SelfPlayPool share (their first

@@ -143,9 +143,7 @@ void init_description(py::module_& m) {
   auto game = py::reinterpret_borrow<py::class_<Game>>(m.attr("Game"));
   game.def_property_readonly("eliminated_mask", [](const Game& g) {
     GameLock lock(g);
-    uint32_t mask = 0;
-    for (int p = 0; p < g.state.num_players; ++p) mask |= g.state.players[p].alive ? 0u : 1u << p;
-    return mask;
+    return eliminated_mask(g.state);
   });
 }
 
