@@ -127,8 +127,9 @@ def episode_levels(level, levels, map_size, players) -> tuple[list[str], int, Se
     level's own tribes, passed on as ``()``) or as many tribes as the levels have capitals.
     """
     if players is not None and not isinstance(players, (str, bytes)) and isinstance(players, Sequence) \
-            and len(players) == 0:
-        raise ValueError("a game needs 2 to 16 players, got 0")
+            and len(players) == 0:  # natively no tribes means "every level's own"
+        from .description import check_player_count
+        check_player_count(0)  # the engine's rule and message
     # Each level is checked with its own tribes here; the native owner checks `players` against them.
     pool = level_pool(level, levels)
     if pool is None:

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .description import MAX_MAP_SIZE, MAX_PLAYERS, MIN_MAP_SIZE, MIN_PLAYERS
+from .description import MAX_MAP_SIZE, MAX_PLAYERS, MAX_TURNS, MIN_MAP_SIZE, MIN_PLAYERS
 from .viz.record import (HUMAN, RECORD_FORMAT, check_record, game_from_config, game_record, game_result,
                          load_record)
 
@@ -575,7 +575,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--final-only", action="store_true", help="show only the final map")
     play.add_argument("--level", type=_level_text, default=None, help="a Tribes CSV level file")
     play.add_argument("--mode", choices=("capitals", "score"), default="capitals")
-    play.add_argument("--max-turns", type=_int_in(0, 10_000), default=None,
+    play.add_argument("--max-turns", type=_int_in(0, MAX_TURNS), default=None,
                       help="the last turn (turns are numbered from 0; default: the mode's, 50 or 30)")
     play.add_argument("--max-actions", type=_int_in(1), default=None, help="stop after this many actions")
     play.add_argument("--save", type=_writable_file, default=None, metavar="FILE",
@@ -611,7 +611,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--players", type=_player_counts, default=[2, 4],
                        help="player counts for the PettingZoo checks (default 2,4)")
     check.add_argument("--map-size", type=_int_in(MIN_MAP_SIZE, MAX_MAP_SIZE), default=8, help="board side for the checks (default 8)")
-    check.add_argument("--max-turns", type=_int_in(0, 10_000), default=12,
+    check.add_argument("--max-turns", type=_int_in(0, MAX_TURNS), default=12,
                        help="turn limit for the checks (default 12)")
     check.add_argument("--cycles", type=_int_in(1), default=200,
                        help="num_cycles of api_test / seed_test (default 200)")

@@ -39,6 +39,8 @@ MAX_PLAYERS: int = _core.MAX_PLAYERS
 #: The engine's board sides: ``map_size`` is MIN_MAP_SIZE..MAX_MAP_SIZE (4..40).
 MIN_MAP_SIZE: int = _core.MIN_MAP_SIZE
 MAX_MAP_SIZE: int = _core.MAX_MAP_SIZE
+#: The engine's largest ``max_turns`` (10000).
+MAX_TURNS: int = _core.MAX_TURNS
 #: The action rows a description assumes when none are given (the environments' default ``max_actions``).
 DEFAULT_MAX_ACTIONS = 512
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from .. import _validate as _v
 from .. import bots as _bots
-from ..description import MAX_PLAYERS, MIN_PLAYERS, game_description
+from ..description import MAX_MAP_SIZE, MAX_PLAYERS, MAX_TURNS, MIN_MAP_SIZE, MIN_PLAYERS, game_description
 
 __all__ = ["tournament", "TournamentResult", "parse_player", "evaluate", "sb3_policy", "TRIBE_ORDER"]
 
@@ -472,10 +472,10 @@ def tournament(players: Sequence[str], games: int = 100, players_per_game: int =
         raise ValueError(f"need at least two players, got {len(players)}")
     games = _v.integer(games, "games", 1, 1_000_000)
     per_game = _v.integer(players_per_game, "players_per_game", MIN_PLAYERS, MAX_PLAYERS)
-    map_size = _v.integer(map_size, "map_size", 4, 64)
+    map_size = _v.integer(map_size, "map_size", MIN_MAP_SIZE, MAX_MAP_SIZE)
     threads = _v.integer(threads, "threads", 1, 1024, allow_none=True)
     seed = _v.seed(seed)
-    max_turns = _v.integer(max_turns, "max_turns", 1, 10_000, allow_none=True)
+    max_turns = _v.integer(max_turns, "max_turns", 1, MAX_TURNS, allow_none=True)
     full_observability = _v.boolean(full_observability, "full_observability")
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")

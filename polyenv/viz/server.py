@@ -45,7 +45,7 @@ from .._botspec import is_bot
 from .._levels import read_level
 from .._names import MODES, TRIBES, tribe_code
 from .record import check_record
-from ..description import MAX_MAP_SIZE, MAX_PLAYERS, MIN_MAP_SIZE, MIN_PLAYERS
+from ..description import MAX_MAP_SIZE, MAX_PLAYERS, MAX_TURNS, MIN_MAP_SIZE, MIN_PLAYERS
 from ..envs import default_map_size
 from ..game_env import GameEnv
 from .session import HUMAN, RECORD, GameSession, SessionError
@@ -155,7 +155,7 @@ def game_request(body) -> tuple[int, dict, list[str]]:
         _bad(f"fog must be true or false, got {fog!r}")
     seed = _int(body.get("seed"), "seed", 0, 2**63 - 1)
     seed = secrets.randbits(32) if seed is None else seed
-    max_turns = _int(body.get("max_turns"), "max_turns", 1, 10_000)
+    max_turns = _int(body.get("max_turns"), "max_turns", 1, MAX_TURNS)
     level = _level_text(body.get("level"), body.get("level_name"))
     if level is None and None in tribes:
         _bad("every seat needs a tribe (only a level can supply them)")
