@@ -405,9 +405,10 @@ class GameEnv:
         """Places a unit of ``player``: ``unit_type`` (name or code) on ``tile``, with ``hp`` (None:
         full), the ``veteran`` flag, ``kills`` and ``status`` (a ``polyenv.UNIT_STATUSES`` name);
         boats carry ``carried``. Supported by no city unless one of the player's cities is there."""
+        # hp >= 1 is checked here: natively a negative hp means "full" (None); the other ranges are the engine's.
         self._game.place_unit(_v.integer(player, "player"), code(unit_type, UNIT_TYPES, "unit type"),
                               tile_index(tile, self.map_size), -1 if hp is None else _v.integer(hp, "hp", 1),
-                              _v.boolean(veteran, "veteran"), _v.integer(kills, "kills", 0, 255),
+                              _v.boolean(veteran, "veteran"), _v.native_int(kills, "kills"),
                               code(status, UNIT_STATUSES, "unit status"), code(carried, UNIT_TYPES, "unit type"))
 
     def place_city(self, player: int, tile, level: int = 1, population: int = 0, walls: bool = False,
@@ -415,7 +416,7 @@ class GameEnv:
         """Founds a city of ``player`` on ``tile`` at ``level`` with ``population``, ``walls`` and the
         ``capital`` flag (it claims its radius-1 unowned tiles: +100 and +20 per tile score)."""
         self._game.place_city(_v.integer(player, "player"), tile_index(tile, self.map_size),
-                              _v.integer(level, "level", 1, 100), _v.integer(population, "population", -100, 1000),
+                              _v.native_int(level, "level"), _v.native_int(population, "population"),
                               _v.boolean(walls, "walls"), _v.boolean(capital, "capital"))
 
     def set_building(self, tile, building, with_effects: bool = False) -> None:
@@ -436,7 +437,7 @@ class GameEnv:
         The city's score follows; a population reaching level + 1 makes the
         level-up pending for its owner, as in play.
         """
-        self._game.set_population(tile_index(tile, self.map_size), _v.integer(population, "population", -100, 1000))
+        self._game.set_population(tile_index(tile, self.map_size), _v.native_int(population, "population"))
 
     def set_road(self, tile) -> None:
         """Puts a road on a plain, forest or village tile."""

@@ -200,18 +200,18 @@ class VectorGameEnv:
                  max_turns: int | None = None, full_observability: bool = False,
                  keep_terminal_observation: bool = False, opponent: str | None = None,
                  learner_seats: Sequence[int] | None = None, reward: str = "terminal", level=None, levels=None):
-        num_envs = _v.integer(num_envs, "num_envs", 1)
+        num_envs = _v.native_int(num_envs, "num_envs")  # the ranges of the integers: the native env's checks
         seed = _v.seed(seed)
         level_texts, map_size, players = episode_levels(level, levels, map_size, players)
-        map_size = _v.integer(map_size, "map_size", 1)
+        map_size = _v.native_int(map_size, "map_size")
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise ValueError("players must be a sequence of tribes")
         tribes = [tribe_code(p) for p in players]
-        threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
+        threads = None if num_threads is None else _v.native_int(num_threads, "num_threads")
         if threads is None:
             threads = max(1, min(os.cpu_count() or 1, num_envs))
-        max_actions = _v.native_int(max_actions, "max_actions")  # >= 1: the native env's check
-        history = _v.integer(visible_event_history, "visible_event_history", 0)  # the bound: checked natively
+        max_actions = _v.native_int(max_actions, "max_actions")
+        history = _v.native_int(visible_event_history, "visible_event_history")
         limit = _v.max_turns(max_turns)
         if opponent is None:
             if learner_seats is not None:
@@ -222,7 +222,7 @@ class VectorGameEnv:
                 raise ValueError(f"opponent must be None or one of {', '.join(map(repr, _BOTS))} "
                                  f"(or {BOT_SYNTAX}), got {opponent!r}")
             bot, simulations, model = parse_bot(opponent)
-            seats = [0] if learner_seats is None else [_v.integer(s, "learner seat", 0) for s in learner_seats]
+            seats = [0] if learner_seats is None else [_v.native_int(s, "learner seat") for s in learner_seats]
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
         self._reward = reward
@@ -299,7 +299,7 @@ class VectorGameEnv:
     def slot_batch_spec(self, rows: int) -> dict:
         """The spec of a batch of ``rows`` rows (one slot of ``slot_partitions``)."""
         self._check_open()
-        rows = _v.integer(rows, "rows", 0)
+        rows = _v.native_int(rows, "rows")  # >= 0: the native env's check
         return {name: {"shape": tuple(shape), "dtype": np.dtype(dtype)}
                 for name, shape, dtype in self._native.spec(rows)}
 

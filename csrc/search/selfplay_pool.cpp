@@ -32,8 +32,11 @@ int root_particle(const GameState& s, int env, int K) {
   return int(splitmix64(x) % uint64_t(K));
 }
 
-// Subtree reuse keeps a tree across real moves; here every move's tree is rooted in new beliefs.
-const MctsPoolConfig& without_reuse(const MctsPoolConfig& cfg) {
+// The settings only this pool has, checked before the base pool builds its games: the history
+// length, and no subtree reuse (it keeps a tree across real moves; here every move's tree is
+// rooted in new beliefs).
+const MctsPoolConfig& checked_own(const MctsPoolConfig& cfg, int history) {
+  checked_history(history);
   if (cfg.reuse_tree) {
     throw InvalidArgument("reuse_tree applies to MctsPool only: SelfPlayPool roots every tree in a new belief "
                           "world after each real move");
@@ -44,7 +47,7 @@ const MctsPoolConfig& without_reuse(const MctsPoolConfig& cfg) {
 }  // namespace
 
 SelfPlayPool::SelfPlayPool(const MctsPoolConfig& cfg, int history, std::shared_ptr<WorkerPool> workers)
-    : MctsPool(without_reuse(cfg), std::move(workers)), history_(checked_history(history)) {
+    : MctsPool(checked_own(cfg, history), std::move(workers)), history_(history) {
   const size_t B = size_t(num_envs()), P = size_t(num_players());
   belief_state_id_.assign(B, 0);
   reward_.assign(B, 0);

@@ -47,18 +47,20 @@ def _spec(native: Mapping) -> dict:
     return {name: {"shape": tuple(shape), "dtype": np.dtype(dtype)} for name, (shape, dtype) in native.items()}
 
 
-def _float(value, name: str, low: float = 0.0) -> float:
+def _number(value, name: str) -> float:
+    """A real number converted to float; its range is the native pool's check (one message, one owner)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a number, got {value!r}")
-    value = float(value)
-    if not np.isfinite(value) or value < low:
-        raise ValueError(f"{name} must be finite and >= {low}, got {value!r}")
-    return value
+    return float(value)
 
 
 def root_selection_arguments(root_selection, num_simulations, max_considered_actions, gumbel_scale,
-                             gumbel_value_scale, gumbel_maxvisit_init, dirichlet_alpha: float = 0.0) -> dict:
-    """The root-selection keyword arguments of the native pools, validated (ValueError)."""
+                             gumbel_value_scale, gumbel_maxvisit_init) -> dict:
+    """The root-selection keyword arguments of the native pools, converted (ValueError).
+
+    What only Python sees is checked here: the name (before ``num_simulations`` is read by it) and
+    whether ``num_simulations`` was given (None: not given, natively 0); the numbers' ranges, and
+    ``dirichlet_alpha`` with Gumbel, are the native pool's checks."""
     if root_selection not in ("puct", "gumbel"):
         raise ValueError(f"root_selection must be 'puct' or 'gumbel', got {root_selection!r}")
     gumbel = root_selection == "gumbel"
@@ -66,34 +68,29 @@ def root_selection_arguments(root_selection, num_simulations, max_considered_act
         raise ValueError("root_selection='gumbel' needs num_simulations (the simulation budget of one search)")
     if not gumbel and num_simulations is not None:
         raise ValueError("num_simulations applies to root_selection='gumbel' only")
-    if gumbel and dirichlet_alpha > 0:
-        raise ValueError("dirichlet_alpha cannot be combined with root_selection='gumbel' "
-                         "(the Gumbel noise explores the root)")
     return dict(root_selection=root_selection,
-                num_simulations=0 if num_simulations is None else _v.integer(num_simulations, "num_simulations", 1),
-                max_considered_actions=_v.integer(max_considered_actions, "max_considered_actions", 1),
-                gumbel_scale=_float(gumbel_scale, "gumbel_scale"),
-                gumbel_value_scale=_float(gumbel_value_scale, "gumbel_value_scale"),
-                gumbel_maxvisit_init=_float(gumbel_maxvisit_init, "gumbel_maxvisit_init"))
+                num_simulations=0 if num_simulations is None else _v.native_int(num_simulations, "num_simulations"),
+                max_considered_actions=_v.native_int(max_considered_actions, "max_considered_actions"),
+                gumbel_scale=_number(gumbel_scale, "gumbel_scale"),
+                gumbel_value_scale=_number(gumbel_value_scale, "gumbel_value_scale"),
+                gumbel_maxvisit_init=_number(gumbel_maxvisit_init, "gumbel_maxvisit_init"))
 
 
 def pool_arguments(num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
                    max_nodes_per_tree, max_tree_bytes) -> tuple:
-    """The constructor arguments MctsPool and SelfPlayPool share, validated (the player count is the
-    engine's one rule, checked natively)."""
-    num_envs = _v.integer(num_envs, "num_envs", 1)
+    """The constructor arguments MctsPool and SelfPlayPool share, converted (the native pool checks
+    their ranges: num_envs, num_threads, max_actions, pending leaves, budgets, the map size and the
+    player count)."""
+    num_envs = _v.native_int(num_envs, "num_envs")
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise ValueError("players must be a sequence of tribes")
-    threads = _v.integer(num_threads, "num_threads", 1, allow_none=True)
+    threads = None if num_threads is None else _v.native_int(num_threads, "num_threads")
     if threads is None:
         threads = max(1, min(os.cpu_count() or 1, num_envs))
-    pending = _v.integer(max_pending_leaves_per_tree, "max_pending_leaves_per_tree", 1)
-    if pending > 8:
-        raise ValueError(f"max_pending_leaves_per_tree must be in [1, 8], got {pending}")
-    return (num_envs, _v.seed(seed), _v.integer(map_size, "map_size", 1), [tribe_code(p) for p in players],
-            threads, _v.native_int(max_actions, "max_actions"), pending,  # max_actions >= 0: the pool's check
-            _v.integer(max_nodes_per_tree, "max_nodes_per_tree", 0),
-            _v.integer(max_tree_bytes, "max_tree_bytes", 0))
+    return (num_envs, _v.seed(seed), _v.native_int(map_size, "map_size"), [tribe_code(p) for p in players],
+            threads, _v.native_int(max_actions, "max_actions"),
+            _v.native_int(max_pending_leaves_per_tree, "max_pending_leaves_per_tree"),
+            _v.native_int(max_nodes_per_tree, "max_nodes_per_tree"), _v.native_int(max_tree_bytes, "max_tree_bytes"))
 
 
 class MctsPool:
@@ -155,22 +152,20 @@ class MctsPool:
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)
-        alpha = 0.0
+        alpha = 0.0  # natively 0 means none, so None vs 0 is Python's check
         if dirichlet_alpha is not None:
-            alpha = _float(dirichlet_alpha, "dirichlet_alpha")
-            if alpha <= 0:
+            alpha = _number(dirichlet_alpha, "dirichlet_alpha")
+            if not alpha > 0:
                 raise ValueError("dirichlet_alpha must be None or > 0")
-        fraction = _float(dirichlet_fraction, "dirichlet_fraction")
-        if fraction > 1:
-            raise ValueError(f"dirichlet_fraction must be in [0, 1], got {fraction}")
         root = root_selection_arguments(root_selection, num_simulations, max_considered_actions, gumbel_scale,
-                                        gumbel_value_scale, gumbel_maxvisit_init, alpha)
+                                        gumbel_value_scale, gumbel_maxvisit_init)
         self._native = _core.MctsPool(
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns),
             _v.boolean(full_observability, "full_observability"), threads, max_actions,
             _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
-            _float(c_puct, "c_puct"), pending, _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha,
-            fraction, level_texts, reuse_tree=_v.boolean(reuse_tree, "reuse_tree"), **root)
+            _number(c_puct, "c_puct"), pending, _number(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha,
+            _number(dirichlet_fraction, "dirichlet_fraction"), level_texts,
+            reuse_tree=_v.boolean(reuse_tree, "reuse_tree"), **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
         self._root_selection = root_selection
@@ -230,7 +225,7 @@ class MctsPool:
     def _capacity(self, max_leaves) -> int:
         if max_leaves is None:
             return self.num_envs * self.max_pending_leaves_per_tree
-        return _v.integer(max_leaves, "max_leaves", 0)
+        return _v.native_int(max_leaves, "max_leaves")  # >= 0: the native pool's check
 
     # ------------------------------------------------------------------ live games
     def reset(self, seed: int | None = None) -> dict:
@@ -321,12 +316,12 @@ class MctsPool:
         ``selected_action`` / ``selected_row`` int32 [B] (the action the search plays: Gumbel's
         sequential-halving winner, PUCT's most visited row; -1 without legal actions)."""
         self._check_open()
-        return self._native.root_policy(_float(temperature, "temperature"), None)
+        return self._native.root_policy(_number(temperature, "temperature"), None)
 
     def root_policy_into(self, buffers: dict, temperature: float = 1.0) -> None:
         """``root_policy(temperature)`` into ``buffers`` (exactly ``root_policy_spec()``)."""
         self._check_open()
-        self._native.root_policy(_float(temperature, "temperature"), buffers)
+        self._native.root_policy(_number(temperature, "temperature"), buffers)
 
     def search_stats(self) -> dict:
         """Per tree: ``nodes``, ``bytes`` (accounted), ``pending_leaves``, the two budget flags,

@@ -28,7 +28,7 @@ from .. import _validate as _v
 from .._levels import episode_levels
 from .._names import mode_code
 from ..vector_env import _state_ids
-from .mcts_pool import _MIB, MctsPool, _float, _spec, pool_arguments, root_selection_arguments
+from .mcts_pool import _MIB, MctsPool, _number, _spec, pool_arguments, root_selection_arguments
 
 __all__ = ["SelfPlayPool", "BeliefsMissingError"]
 
@@ -88,14 +88,14 @@ class SelfPlayPool(MctsPool):
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
             max_nodes_per_tree, max_tree_bytes)
-        history = _v.integer(visible_action_history, "visible_action_history", 0, _core.MAX_VISIBLE_ACTION_HISTORY)
+        history = _v.native_int(visible_action_history, "visible_action_history")  # 0..1024: the native check
         root = root_selection_arguments(root_selection, num_simulations, max_considered_actions, gumbel_scale,
                                         gumbel_value_scale, gumbel_maxvisit_init)
         self._native = _core.SelfPlayPool(
             num_envs, seed, map_size, tribes, mode_code(mode), _v.max_turns(max_turns), False, threads,
             max_actions, _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
-            _float(c_puct, "c_puct"), pending,
-            _float(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history, level_texts, **root)
+            _number(c_puct, "c_puct"), pending,
+            _number(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history, level_texts, **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
         self._root_selection = root_selection
