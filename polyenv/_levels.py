@@ -125,13 +125,15 @@ def episode_levels(level, levels, map_size, players) -> tuple[list[str], int, Se
     (default Bardur, Imperius). With levels every level must share one board size and
     player count; ``map_size`` must be None or that size and ``players`` None (every
     level's own tribes, passed on as ``()``) or as many tribes as the levels have capitals.
+    ``levels`` may also be a :class:`LevelPool` its caller already built and checked (TribesVectorEnv's):
+    its texts are used as they are, not read and described again.
     """
     if players is not None and not isinstance(players, (str, bytes)) and isinstance(players, Sequence) \
             and len(players) == 0:  # natively no tribes means "every level's own"
         from .description import check_player_count
         check_player_count(0)  # the engine's rule and message
     # Each level is checked with its own tribes here; the native owner checks `players` against them.
-    pool = level_pool(level, levels)
+    pool = levels if isinstance(levels, LevelPool) and level is None else level_pool(level, levels)
     if pool is None:
         return [], 11 if map_size is None else map_size, (2, 1) if players is None else players
     size = pool.description.map_size

@@ -158,7 +158,7 @@ class TribesVectorEnv(VectorEnv):
         self.turn_limit = d.turn_limit
         self._native = VectorGameEnv(
             num_envs=self.num_envs, seed=seed, map_size=d.map_size, players=tribes, num_threads=num_threads,
-            levels=None if pool is None else pool.texts,
+            levels=pool,  # read and checked once, by describe_games
             max_actions=self.max_actions, auto_reset=self.autoreset, mode=mode, max_turns=max_turns,
             full_observability=full_observability, keep_terminal_observation=True, opponent=opponent,
             learner_seats=None if opponent is None else (int(learner_seat),), reward=reward)
