@@ -38,12 +38,14 @@ import polyenv
 from polyenv.selfplay.beliefs import empty_world_completion
 from polyenv.vector import allocate
 
+STARS = polyenv.game_description().state_columns["player_stars"]
+
 
 def stand_in(leaves: dict, players: int, max_actions: int):
     """A NumPy policy/value stand-in: uniform logits, a value from the state features."""
     L = len(leaves["leaf_id"])
     logits = np.zeros((L, max_actions), np.float32)
-    s = leaves["state"][:, 4].astype(np.float32)  # stars
+    s = leaves["state"][:, STARS].astype(np.float32)
     values = np.tanh(s / 50.0) if players == 2 else np.tanh(np.outer(s, np.ones(players)) / 50.0)
     return logits, values.astype(np.float32)
 

@@ -30,8 +30,10 @@ import time
 
 import numpy as np
 
-from polyenv import Bardur, GameEnv, Imperius, VectorGameEnv
+from polyenv import Bardur, GameEnv, Imperius, VectorGameEnv, game_description
 from polyenv.vector import allocate
+
+EXPLORED = game_description().map_token_columns["explored"]
 
 
 def choose(batch, rng):
@@ -104,7 +106,10 @@ def bytes_per_env_step(args) -> float:
     if not hasattr(env, "forget_buffers"):
         env.close()
         return float(full)
-    action_row, tile = 17 * 4 + 12, 23 * 4  # action_features + action_arg_mask; one map token
+    # Bytes of one action row (action_features + action_arg_mask) and of one map token, from the spec.
+    action_row = sum(int(np.prod(spec[k]["shape"][2:])) * np.dtype(spec[k]["dtype"]).itemsize
+                     for k in ("action_features", "action_arg_mask"))
+    tile = int(np.prod(spec["map_tokens"]["shape"][2:])) * np.dtype(spec["map_tokens"]["dtype"]).itemsize
     rng = np.random.default_rng(args.seed)
     buffers = allocate(spec)
     promise = untouched_keyword(env)
@@ -112,9 +117,9 @@ def bytes_per_env_step(args) -> float:
     total = 0
     for _ in range(args.steps):
         old = buffers["legal_action_count"].copy()
-        old_fog = buffers["map_tokens"][:, :, 0] == 0
+        old_fog = buffers["map_tokens"][:, :, EXPLORED] == 0
         env.step_into(choose(buffers, rng), buffers, **promise)
-        kept_fog = int((old_fog & (buffers["map_tokens"][:, :, 0] == 0)).sum())
+        kept_fog = int((old_fog & (buffers["map_tokens"][:, :, EXPLORED] == 0)).sum())
         # valid rows and rows that turned from valid to padding get features; every tile but kept fog
         total += ((full - A * action_row - T * tile) * B + action_row * int(np.maximum(old, buffers["legal_action_count"]).sum())
                   + tile * (B * T - kept_fog))

@@ -25,11 +25,16 @@ import numpy as np
 import torch
 from torch import nn
 
-from polyenv import Bardur, Imperius, SelfPlayPool
+from polyenv import (ACTION_FEATURE_NAMES, STATE_FEATURE_NAMES, TERRAINS, Bardur, Imperius, SelfPlayPool,
+                     game_description)
 from polyenv.selfplay.beliefs import empty_world_completion
 from polyenv.vector import allocate
 
-TERRAINS = torch.tensor([0, 6, 3, 1, 2])  # plain, forest, mountain, shallow water, deep water
+# The map-token columns read here, by name (the engine's layout).
+_COLUMNS = game_description().map_token_columns
+EXPLORED, TERRAIN = _COLUMNS["explored"], _COLUMNS["terrain"]
+# The terrains the belief model guesses, as terrain codes.
+GUESSED = torch.tensor([TERRAINS.index(t) for t in ("plain", "forest", "mountain", "shallow_water", "deep_water")])
 
 
 class BeliefNet(nn.Module):
@@ -37,17 +42,18 @@ class BeliefNet(nn.Module):
 
     def __init__(self, width: int = 32):
         super().__init__()
-        self.net = nn.Sequential(nn.Linear(2 + 7, width), nn.Tanh(), nn.Linear(width, len(TERRAINS)))
+        self.net = nn.Sequential(nn.Linear(2 + len(TERRAINS), width), nn.Tanh(), nn.Linear(width, len(GUESSED)))
 
     def forward(self, tokens):                      # tokens: int [N, tiles, 23]
         N, T, _ = tokens.shape
         n = int(round(T ** 0.5))
-        visible = tokens[..., 0] == 1
+        visible = tokens[..., EXPLORED] == 1
         xy = torch.stack(torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij"), -1).reshape(T, 2) / n
-        hist = torch.nn.functional.one_hot(tokens[..., 1].clamp(0, 6), 7).float() * visible[..., None]
-        hist = hist.sum(1) / visible.sum(1, keepdim=True).clamp(min=1)         # [N, 7]
-        x = torch.cat([xy.expand(N, T, 2), hist[:, None].expand(N, T, 7)], -1)
-        return self.net(x)                                                     # [N, T, 5]
+        kinds = len(TERRAINS)
+        hist = torch.nn.functional.one_hot(tokens[..., TERRAIN].clamp(0, kinds - 1), kinds).float() * visible[..., None]
+        hist = hist.sum(1) / visible.sum(1, keepdim=True).clamp(min=1)         # [N, terrains]
+        x = torch.cat([xy.expand(N, T, 2), hist[:, None].expand(N, T, kinds)], -1)
+        return self.net(x)                                                     # [N, T, guessed terrains]
 
 
 class PolicyValueNet(nn.Module):
@@ -55,8 +61,8 @@ class PolicyValueNet(nn.Module):
 
     def __init__(self, players: int, width: int = 32):
         super().__init__()
-        self.state = nn.Sequential(nn.Linear(11, width), nn.Tanh())
-        self.action = nn.Linear(17, width)
+        self.state = nn.Sequential(nn.Linear(len(STATE_FEATURE_NAMES), width), nn.Tanh())
+        self.action = nn.Linear(len(ACTION_FEATURE_NAMES), width)
         self.value = nn.Linear(width, 1 if players == 2 else players)
 
     def forward(self, state, action_features):
@@ -71,9 +77,9 @@ def believe(net, opt, allp, request, particles, pool):
     B, P, T, F = tokens.shape
     flat = tokens.reshape(B * P, T, F)
     logits = net(flat)
-    visible = flat[..., 0] == 1
-    label = (flat[..., 1][..., None] == TERRAINS).float().argmax(-1)
-    known = visible & (flat[..., 1][..., None] == TERRAINS).any(-1)
+    visible = flat[..., EXPLORED] == 1
+    label = (flat[..., TERRAIN][..., None] == GUESSED).float().argmax(-1)
+    known = visible & (flat[..., TERRAIN][..., None] == GUESSED).any(-1)
     if known.any():
         loss = nn.functional.cross_entropy(logits[known], label[known])
         opt.zero_grad()
@@ -81,7 +87,7 @@ def believe(net, opt, allp, request, particles, pool):
         opt.step()
     with torch.no_grad():
         draws = torch.distributions.Categorical(logits=logits).sample((particles,))  # [K, B*P, T]
-    terrain = TERRAINS[draws].permute(1, 0, 2).reshape(B, P, particles, T).numpy().astype(np.int32)
+    terrain = GUESSED[draws].permute(1, 0, 2).reshape(B, P, particles, T).numpy().astype(np.int32)
     repeated = np.repeat(allp["map_tokens"][:, :, None], particles, axis=2)
     return empty_world_completion(repeated, terrain, request=request, pool=pool)
 

@@ -52,6 +52,10 @@ from polyenv.evaluation import TRIBE_ORDER, tournament
 from polyenv.vector import allocate
 from polyenv.train.pointer_net import OBSERVATION_KEYS, PointerActorCritic, load_checkpoint, save_checkpoint
 
+# The state columns read here, by name (the engine's layout).
+_STATE = polyenv.game_description().state_columns
+CURRENT_PLAYER, WINNER = _STATE["current_player"], _STATE["winner"]
+
 
 # ---------------------------------------------------------------------------- environments and slots
 class Slot:
@@ -78,7 +82,7 @@ class Slot:
         reward, done = b["reward"].copy(), b["terminated"].astype(bool)
         result = self._result(b, done)
         while self.opponent is not None:           # the frozen opponent moves until the learner is to act
-            theirs = b["state"][:, 1] != self.learner_seat
+            theirs = b["state"][:, CURRENT_PLAYER] != self.learner_seat
             if not theirs.any():
                 break
             sub = {k: b[k][theirs] for k in OBSERVATION_KEYS}
@@ -97,7 +101,7 @@ class Slot:
 
     def _result(self, batch, done, seat=None):
         seat = self.learner_seat if seat is None else seat
-        winner = batch["final_state"][:, 3]
+        winner = batch["final_state"][:, WINNER]
         return np.where(done, np.where(winner == seat, 1.0, np.where(winner < 0, 0.0, -1.0)), 0.0).astype(np.float32)
 
 
@@ -417,7 +421,7 @@ def _advance_opponent(slots) -> None:
         s.env.observe_slots_into(s.ids, s.buffers)
         b = s.buffers
         while True:
-            theirs = b["state"][:, 1] != s.learner_seat
+            theirs = b["state"][:, CURRENT_PLAYER] != s.learner_seat
             if not theirs.any():
                 break
             rows = s.opponent.act({k: b[k][theirs] for k in OBSERVATION_KEYS}, deterministic=False)
