@@ -83,8 +83,9 @@ def game_description(map_size: int | None = None, players: int | Sequence | None
             raise ValueError(f"map_size={map_size!r} but the level is {d.map_size}x{d.map_size}")
         return d
     count = 2 if players is None else len(_tribes(players)) if not _v.is_integer(players) else int(players)
-    size = _v.integer(11 if map_size is None else map_size, "map_size", MIN_MAP_SIZE, MAX_MAP_SIZE)
-    return _core.describe_config(size, check_player_count(count), mode_id, limit, full, rows)
+    # The ranges (map size, player count) are describe_config's checks, with the engine's messages.
+    size = _v.native_int(11 if map_size is None else map_size, "map_size")
+    return _core.describe_config(size, _v.native_int(count, "players"), mode_id, limit, full, rows)
 
 
 def _tribes(players) -> list[int]:
