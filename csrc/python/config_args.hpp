@@ -20,6 +20,7 @@ namespace polyenv::python {
   py::arg("tribes"), py::arg("mode"), py::arg("max_turns"), py::arg("full_observability")
 #define POLYENV_GAME_ARGS py::arg("map_size"), POLYENV_GAME_RULE_ARGS
 
+// The engine's make_game_config checks mode and max_turns (engine/game.hpp).
 inline GameConfig game_config(int map_size, std::vector<int8_t> tribes, int mode, int max_turns, bool full_obs) {
   return make_game_config(map_size, std::move(tribes), mode, max_turns, full_obs);
 }
