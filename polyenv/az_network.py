@@ -124,6 +124,9 @@ ROW_NUMERIC = (
     (LINEAR, _F["cost_stars"], 0, 0.1, -2.0, 5.0),
     (LINEAR, _F["affordable"], 0, 1.0, 0.0, 1.0),
     (DIFF, _F["stars_before"], _F["cost_stars"], 0.1, -5.0, 5.0),
+    # the combat preview of an attack row (-1 on every other row): what greedy simulates
+    (LINEAR, _F["damage_dealt"], 0, 0.1, -0.1, 5.0),
+    (LINEAR, _F["damage_received"], 0, 0.1, -0.1, 5.0),
 )
 #: Action kinds whose target column names a player (relative), not a tile.
 PLAYER_TARGET_KINDS = tuple(ACTION_KINDS.index(k) for k in ("declare_war", "send_stars"))

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "heuristic_value.hpp"
+
 #include "../encode/encode.hpp"
 
 namespace polyenv {
@@ -30,15 +32,25 @@ int enumerate(const GameState& s, AzBotScratch& sc) {
 // The lowest row with the highest logit.
 int best_row(const float* logits, int n) { return int(std::max_element(logits, logits + n) - logits); }
 
-// The payoff vector (global player order) of a leaf whose actor's network gave `values` by relative seat.
-void leaf_payoffs(const GameState& leaf, const float* values, int value_size, double* out) {
+// The payoff vector (global player order) of a leaf whose actor's network gave `values` by
+// relative seat, mixed with the engine's heuristic (az_bot.hpp): `mix` of
+// heuristic_value(leaf, p, base[p]) for each player p.
+void leaf_payoffs(const GameState& leaf, const float* values, int value_size, double mix, const double* base,
+                  double* out) {
   const int P = leaf.num_players, actor = leaf.current_player;
-  if (P == 2) {
-    out[actor] = values[0];
-    out[1 - actor] = -double(values[0]);
-    return;
+  if (mix < 1) {
+    if (P == 2) {
+      out[actor] = values[0];
+      out[1 - actor] = -double(values[0]);
+    } else {
+      for (int k = 0; k < P; ++k) out[(actor + k) % P] = k < value_size ? values[k] : 0.0;
+    }
   }
-  for (int k = 0; k < P; ++k) out[(actor + k) % P] = k < value_size ? values[k] : 0.0;
+  if (mix <= 0) return;
+  for (int p = 0; p < P; ++p) {
+    const double heuristic = heuristic_value(leaf, p, base[p]);
+    out[p] = mix >= 1 ? heuristic : (1 - mix) * out[p] + mix * heuristic;
+  }
 }
 
 }  // namespace
@@ -63,38 +75,43 @@ void az_value(const GameState& s, const AzNet& net, AzBotScratch& sc) {
               room(sc.logits, 1), sc.values, sc.net);
 }
 
-int32_t az_bot_action(const GameState& live, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc) {
-  const int n = az_evaluate(live, net, sc);
-  if (n == 1) return sc.ids[0];
-  const int32_t policy_choice = sc.ids[size_t(best_row(sc.logits.data(), n))];
-  if (simulations <= 1) return policy_choice;
+bool az_search(const GameState& live, const AzNet& net, int simulations, double gumbel_scale, Rng& rng,
+               AzBotScratch& sc) {
+  sc.n = az_evaluate(live, net, sc);
+  sc.policy_choice = sc.ids[size_t(best_row(sc.logits.data(), sc.n))];
+  if (sc.n == 1 || simulations <= 1) return false;
   const uint64_t seed = (uint64_t(rng.next()) << 32) | rng.next();
   // Under fog the tree is rooted in the player's own baseline-belief world, never in the live
-  // state; when that world does not reproduce the live legal list, the policy plays alone.
-  if (!live.full_observability && !observer_world(live, seed, sc.observer, sc.world)) return policy_choice;
+  // state; when that world does not reproduce the live legal list, there is no search.
+  if (!live.full_observability && !observer_world(live, seed, sc.observer, sc.world)) return false;
   const GameState& s = live.full_observability ? live : sc.world;
+  const int P = s.num_players, n = sc.n;
+  const double mix = net.leaf_value_mix();
+  double base[kMaxPlayers] = {};
+  if (mix > 0) {
+    for (int p = 0; p < P; ++p) base[p] = bot_evaluation(s, p);
+  }
 
   SearchConfig search;
-  search.num_players = s.num_players;
+  search.num_players = P;
   search.virtual_loss = 0;
   search.max_nodes = 0;
   search.max_bytes = 0;
   GumbelConfig gc;
   gc.num_simulations = simulations;
   gc.max_considered = kAzMaxConsidered;
-  gc.gumbel_scale = 0;  // deterministic play: the prior's top actions
+  gc.gumbel_scale = gumbel_scale;
   sc.gumbel.configure(gc);
   sc.tree.set_selector(&sc.gumbel);
   sc.tree.reset(s, seed, search);
   sc.gumbel.begin(seed ^ 0x9E3779B97F4A7C15ull);
   double payoff[kMaxPlayers];
   // The root's evaluation comes first; then `simulations` descents.
-  if (sc.tree.descend(sc.path, sc.transient) != SearchTree::Descent::kLeaf) return sc.ids[0];
+  if (sc.tree.descend(sc.path, sc.transient) != SearchTree::Descent::kLeaf) return false;
   sc.tree.expand(sc.path.leaf, sc.ids.data(), n, sc.logits.data());
-  leaf_payoffs(s, sc.values, net.value_size(), payoff);
+  leaf_payoffs(s, sc.values, net.value_size(), mix, base, payoff);
   sc.tree.backup(sc.path, payoff);
   sc.gumbel.start(sc.tree);
-  const int P = s.num_players;
   sc.node_payoff.clear();
   for (int i = 0; i < simulations; ++i) {
     const SearchTree::Descent r = sc.tree.descend(sc.path, sc.transient);
@@ -106,19 +123,42 @@ int32_t az_bot_action(const GameState& live, const AzNet& net, int simulations, 
       if (sc.node_payoff.size() < (node + 1) * size_t(P)) sc.node_payoff.resize((node + 1) * size_t(P), std::nan(""));
       double* cached = sc.node_payoff.data() + node * size_t(P);
       if (std::isnan(cached[0])) {
-        az_value(leaf, net, sc);
-        leaf_payoffs(leaf, sc.values, net.value_size(), cached);
+        if (mix < 1) az_value(leaf, net, sc);  // the heuristic alone needs no network
+        leaf_payoffs(leaf, sc.values, net.value_size(), mix, base, cached);
       }
       sc.tree.backup(sc.path, cached);
       continue;
     }
     const int k = az_evaluate(leaf, net, sc);
     if (sc.path.leaf >= 0) sc.tree.expand(sc.path.leaf, sc.ids.data(), k, sc.logits.data());
-    leaf_payoffs(leaf, sc.values, net.value_size(), payoff);
+    leaf_payoffs(leaf, sc.values, net.value_size(), mix, base, payoff);
     sc.tree.backup(sc.path, payoff);
   }
+  return sc.tree.expanded(0) && sc.tree.num_edges(0) == n;
+}
+
+int32_t az_bot_action(const GameState& live, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc) {
+  if (!az_search(live, net, simulations, 0.0, rng, sc)) return sc.policy_choice;
   const int32_t best = sc.gumbel.choose_root_edge(sc.tree);
-  return best >= 0 ? sc.tree.edge_action(best) : sc.ids[0];
+  return best >= 0 ? sc.tree.edge_action(best) : sc.policy_choice;
+}
+
+int32_t az_root_policy(const GameState& live, const AzNet& net, int simulations, double gumbel_scale, Rng& rng,
+                       AzBotScratch& sc, float* policy) {
+  const bool searched = az_search(live, net, simulations, gumbel_scale, rng, sc);
+  const int n = sc.n;
+  if (!searched) {  // the network's own policy, softmax(logits)
+    const float top = *std::max_element(sc.logits.begin(), sc.logits.begin() + n);
+    double total = 0;
+    for (int i = 0; i < n; ++i) total += std::exp(double(sc.logits[size_t(i)] - top));
+    for (int i = 0; i < n; ++i) policy[i] = float(std::exp(double(sc.logits[size_t(i)] - top)) / total);
+    return sc.policy_choice;
+  }
+  sc.improved.resize(size_t(n));
+  sc.gumbel.improved_policy(sc.tree, 0, sc.improved.data());
+  for (int i = 0; i < n; ++i) policy[i] = float(sc.improved[size_t(i)]);
+  const int32_t best = sc.gumbel.choose_root_edge(sc.tree);
+  return best >= 0 ? sc.tree.edge_action(best) : sc.policy_choice;
 }
 
 }  // namespace polyenv

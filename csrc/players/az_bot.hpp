@@ -10,10 +10,12 @@
 // evaluates the root and runs N descents on a SearchTree rooted in the position, with
 // the Gumbel root (gumbel.hpp: sequential halving over the prior's top 16 actions,
 // completed Q; no Gumbel noise, so the prior's top actions are considered) and the
-// improved-policy rule below it: priors softmax(logits),
-// leaf values from the value head (two players: v for the leaf's actor, -v for the
-// other; more: the relative-seat values in global order), finished games their
-// terminal payoffs. The tree plans the mover's own turn: the node reached by its End
+// improved-policy rule below it: priors softmax(logits); leaf values
+// (1 - m) * the value head (two players: v for the leaf's actor, -v for the other; more:
+// the relative-seat values in global order) + m * the engine's heuristic value
+// (heuristic_value.hpp, relative to the root, as the MCTS player's), m the network's
+// leaf_value_mix (its weight file says how far its value head is to be trusted);
+// finished games their terminal payoffs. The tree plans the mover's own turn: the node reached by its End
 // Turn is a leaf whose value (the next player's view of the position the turn leaves)
 // is computed once and reused on every later visit, never expanded — as the native
 // MCTS player does, so few simulations are not spread over the opponent's replies.
@@ -52,6 +54,9 @@ struct AzBotScratch {
   std::vector<double> node_payoff;  // [node * P + p]: a turn-end leaf's payoffs (NaN: not evaluated yet)
   ObserverWorldScratch observer;    // fog: the player's baseline-belief world ...
   GameState world;                  // ... the search's root
+  int n = 0;                        // the last search's root: legal actions (sc.ids[0, n))
+  int32_t policy_choice = 0;        // ... and the policy's own choice there
+  std::vector<double> improved;     // az_root_policy's improved policy, by root row
 };
 
 // Encodes `s` for its current player and runs the network: returns the number of
@@ -61,7 +66,22 @@ int az_evaluate(const GameState& s, const AzNet& net, AzBotScratch& sc);
 // The value head only (no action rows): sc.values for the current player of `s`.
 void az_value(const GameState& s, const AzNet& net, AzBotScratch& sc);
 
-// The action the az player chooses in `s` (not over) with `simulations` evaluations.
-int32_t az_bot_action(const GameState& s, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc);
+// The search of the az player in `live` (not over) with `simulations` network evaluations
+// and root Gumbel noise of scale `gumbel_scale` (0: the prior's top actions, as the bot
+// plays). Leaves `sc.n`, `sc.ids` and `sc.policy_choice` for the root; true when a tree was
+// searched (sc.tree, sc.gumbel hold it), false when the policy alone decides (one legal
+// action, simulations <= 1, or under fog no belief world that reproduces the legal list).
+bool az_search(const GameState& live, const AzNet& net, int simulations, double gumbel_scale, Rng& rng,
+               AzBotScratch& sc);
+
+// The action the az player chooses in `live` (not over) with `simulations` evaluations.
+int32_t az_bot_action(const GameState& live, const AzNet& net, int simulations, Rng& rng, AzBotScratch& sc);
+
+// A training target: the action az_search with `gumbel_scale` chooses, and its root policy
+// over the legal rows in policy[0, n) (n = sc.n afterwards; the caller's buffer holds at
+// least the legal list): the Gumbel improved policy when a tree was searched, else
+// softmax(logits).
+int32_t az_root_policy(const GameState& live, const AzNet& net, int simulations, double gumbel_scale, Rng& rng,
+                       AzBotScratch& sc, float* policy);
 
 }  // namespace polyenv

@@ -200,6 +200,14 @@ std::shared_ptr<const AzNet> AzNet::from_bytes(const uint8_t* data, size_t size)
   if (cap.size() != 1 || cap[0] < 1 || cap[0] > 64) bad_file("field_cap must be one integer in [1, 64]");
   net->field_cap_ = cap[0];
   net->check_ops();
+  // Optional (absent in files written before it existed: 0, the value head alone).
+  for (const auto& t : tensors) {
+    if (t.name != "leaf_value_mix") continue;
+    float mix = -1;
+    if (t.dtype == 0 && t.shape == std::vector<uint32_t>{1}) std::memcpy(&mix, t.data, 4);
+    if (!(mix >= 0 && mix <= 1)) bad_file("leaf_value_mix must be one float32 in [0, 1]");
+    net->leaf_value_mix_ = mix;
+  }
 
   const uint32_t D = uint32_t(net->tile_dim_), G = uint32_t(net->global_dim_), R = uint32_t(net->row_dim_),
                  H = uint32_t(net->value_hidden_), V = uint32_t(net->value_dim_);

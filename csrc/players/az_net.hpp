@@ -70,6 +70,10 @@ class AzNet {
                float* logits, float* values, AzScratch& sc) const;
 
   int value_size() const { return value_dim_; }
+  // The weight of the engine's heuristic in the az search's leaf values (0: the value head
+  // alone, 1: the heuristic alone; az_bot.hpp), chosen by the training run that wrote the
+  // file (its optional tensor "leaf_value_mix"; 0 when absent).
+  float leaf_value_mix() const { return leaf_value_mix_; }
   int64_t parameter_count() const { return parameters_; }
 
  private:
@@ -80,6 +84,7 @@ class AzNet {
 
   int tile_dim_ = 0, layers_ = 0, global_dim_ = 0, row_dim_ = 0, value_hidden_ = 0, value_dim_ = 0;
   int64_t parameters_ = 0;
+  float leaf_value_mix_ = 0;
   std::vector<AzCategory> tile_cat_, row_cat_;
   std::vector<AzNumericOp> tile_num_, state_num_, row_num_;
   std::vector<AzField> fields_;

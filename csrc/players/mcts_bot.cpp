@@ -4,12 +4,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "heuristic_value.hpp"
+
 namespace polyenv {
 
 namespace {
 
-// Value scales: a change of `scale` from the root maps to tanh(1) ~ 0.76.
-constexpr double kHeuristicScale = 1000;
+// The score margin's value scale (the greedy evaluation's: heuristic_value.hpp).
 constexpr double kMarginScale = 100;
 
 // Whether raw_value is the greedy evaluation (the prior's unit).
@@ -68,7 +69,7 @@ void leaf_values(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBot
   }
   const double scale = cfg.scale > 0 ? cfg.scale
                       : cfg.eval == MctsEval::kMargin || cfg.eval == MctsEval::kRollout ? kMarginScale
-                                                                                          : kHeuristicScale;
+                                                                                          : kHeuristicValueScale;
   for (int p = 0; p < s.num_players; ++p) {
     if (!(needed >> p & 1)) {
       out[p] = 0.0;
@@ -270,6 +271,16 @@ int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, 
     }
   }
   return t.edge_action(best);
+}
+
+void mcts_root_visits(const MctsBotScratch& sc, int n, int32_t* visits) {
+  const SearchTree& t = sc.tree;
+  std::fill(visits, visits + n, 0);
+  if (n == 1 || !t.expanded(0) || t.num_edges(0) != n) {
+    if (n > 0) visits[0] = 1;  // a forced move: the bot searched nothing
+    return;
+  }
+  for (int k = 0; k < n; ++k) visits[k] = t.edge_visits(t.first_edge(0) + k);
 }
 
 void check_bot_spec(const BotSpec& spec) {

@@ -84,6 +84,10 @@ struct MctsBotScratch {
 };
 
 int32_t mcts_bot_action(const GameState& s, const MctsBotConfig& cfg, Rng& rng, MctsBotScratch& scratch);
+// The root visits of the last search in `scratch` by legal row into visits[0, n) (n: the
+// root's legal actions); a position the search did not expand (one legal action) gives
+// row 0 one visit.
+void mcts_root_visits(const MctsBotScratch& scratch, int n, int32_t* visits);
 
 // A bot as every caller names it: kind plus, for MCTS and az, its simulation budget
 // (and for az, its network).

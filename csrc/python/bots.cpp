@@ -123,16 +123,30 @@ void init_bots(py::module_& m) {
     }
     const int n = legal_actions(g.state, nullptr, 0);
     auto visits = new_array<int32_t>({n});
-    int32_t* v = visits.mutable_data();
-    std::fill(v, v + n, 0);
-    const SearchTree& t = sc.mcts->tree;
-    if (n == 1 || !t.expanded(0) || t.num_edges(0) != n) {
-      v[0] = 1;  // a forced move: the bot searched nothing
-    } else {
-      for (int k = 0; k < n; ++k) v[k] = t.edge_visits(t.first_edge(0) + k);
-    }
+    mcts_root_visits(*sc.mcts, n, visits.mutable_data());
     return py::make_tuple(id, visits);
   }, py::arg("game"), py::arg("simulations") = kDefaultMctsSimulations);
+
+  // Training targets of the az player (polyenv.train.expert): its choice with `gumbel_scale`
+  // root noise and its root policy over the legal rows (players/az_bot.hpp, az_root_policy).
+  m.def("_az_root_policy", [](const Game& g, int model, int simulations, double gumbel_scale,
+                              std::optional<uint64_t> seed) { GameLock lock(g);
+    const BotSpec kind = bot_spec(kAzBot, simulations, model);
+    check_playing(g);
+    if (!(gumbel_scale >= 0)) throw InvalidArgument("gumbel_scale must be >= 0");
+    const int n = legal_actions(g.state, nullptr, 0);
+    auto policy = new_array<float>({n});
+    int32_t id;
+    {
+      py::gil_scoped_release release;
+      Rng rng = bot_stream(g.state, seed);
+      PlayerScratch& sc = scratch();
+      if (!sc.az) sc.az = std::make_unique<AzBotScratch>();
+      id = az_root_policy(g.state, *kind.net, simulations, gumbel_scale, rng, *sc.az, policy.mutable_data());
+    }
+    return py::make_tuple(id, policy);
+  }, py::arg("game"), py::arg("model"), py::arg("simulations"), py::arg("gumbel_scale") = 1.0,
+     py::arg("seed") = py::none());
 
   m.def("bot_play_turn", [](Game& g, int bot, std::optional<uint64_t> seed, int simulations, int model) { GameLock lock(g);
     const BotSpec kind = bot_spec(bot, simulations, model);

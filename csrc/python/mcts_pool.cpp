@@ -135,13 +135,14 @@ void init_mcts_pool(py::module_& m) {
                        double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
                        double dirichlet_alpha, double dirichlet_fraction, const std::vector<std::string>& levels,
                        bool reuse_tree, const std::string& root_selection, int num_simulations, int max_considered,
-                       double gumbel_scale, double value_scale, double maxvisit_init) {
+                       double gumbel_scale, double value_scale, double maxvisit_init, bool combat_preview) {
              MctsPoolConfig cfg = mcts_pool_config(num_envs, seed, map_size, std::move(tribes), mode, max_turns,
                                                    full_obs, num_threads, max_actions, require_all, auto_reset,
                                                    c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
              set_root_selection(cfg, root_selection, num_simulations, max_considered, gumbel_scale, value_scale,
                                 maxvisit_init);
              cfg.reuse_tree = reuse_tree;
+             cfg.combat_preview = combat_preview;
              cfg.search.dirichlet_alpha = dirichlet_alpha;
              cfg.search.dirichlet_fraction = dirichlet_fraction;
              cfg.levels = parse_levels(levels);
@@ -149,7 +150,8 @@ void init_mcts_pool(py::module_& m) {
              return std::make_unique<MctsPool>(cfg);
            }),
            POLYENV_MCTS_POOL_ARGS, py::arg("dirichlet_alpha"), py::arg("dirichlet_fraction"),
-           py::arg("levels") = std::vector<std::string>{}, py::arg("reuse_tree") = false, POLYENV_ROOT_SELECTION_ARGS)
+           py::arg("levels") = std::vector<std::string>{}, py::arg("reuse_tree") = false, POLYENV_ROOT_SELECTION_ARGS,
+           py::arg("combat_preview") = false)
       .def("batch_spec", [](const MctsPool& p) { return spec_dict(live_specs(p.num_envs(), p.dims())); })
       .def("leaf_batch_spec", [](const MctsPool& p, int capacity) {
         if (capacity < 0) throw InvalidArgument("max_leaves must be >= 0, got " + std::to_string(capacity));

@@ -76,18 +76,19 @@ void init_selfplay_pool(py::module_& m) {
                        double c_puct, int max_pending, double virtual_loss, int64_t max_nodes, int64_t max_bytes,
                        int history, const std::vector<std::string>& levels, const std::string& root_selection,
                        int num_simulations, int max_considered, double gumbel_scale, double value_scale,
-                       double maxvisit_init) {
+                       double maxvisit_init, bool combat_preview) {
              MctsPoolConfig cfg = mcts_pool_config(num_envs, seed, map_size, std::move(tribes), mode, max_turns,
                                                    full_obs, num_threads, max_actions, require_all, auto_reset,
                                                    c_puct, max_pending, virtual_loss, max_nodes, max_bytes);
              set_root_selection(cfg, root_selection, num_simulations, max_considered, gumbel_scale, value_scale,
                                 maxvisit_init);
              cfg.levels = parse_levels(levels);
+             cfg.combat_preview = combat_preview;
              py::gil_scoped_release release;
              return std::make_unique<SelfPlayPool>(cfg, history);
            }),
            POLYENV_MCTS_POOL_ARGS, py::arg("history"), py::arg("levels") = std::vector<std::string>{},
-           POLYENV_ROOT_SELECTION_ARGS)
+           POLYENV_ROOT_SELECTION_ARGS, py::arg("combat_preview") = false)
       .def("batch_spec", [](const SelfPlayPool& p) { return spec_dict(p.belief_specs()); })
       .def("all_player_batch_spec", [](const SelfPlayPool& p) { return spec_dict(p.all_player_specs()); })
       .def("leaf_batch_spec", [](const SelfPlayPool& p, int capacity) {

@@ -151,7 +151,7 @@ void MctsPool::advance_tree(Game& g, int env, int32_t action) {
 
 void MctsPool::write_live_row(Game& g, int env, const FieldView& out) {
   const ActionRows rows =
-      encode_model_row(g.state, g.observer, cfg_.max_actions, false, out.model_row(env), &g.moves);
+      encode_model_row(g.state, g.observer, cfg_.max_actions, cfg_.combat_preview, out.model_row(env), &g.moves);
   g.cache_legal(out.at<int32_t>(kFActionId, env), rows.rows, !rows.truncated);
   *out.at<int32_t>(kFLegalCount, env) = rows.rows;
   *out.at<int32_t>(kFTotalLegalCount, env) = rows.total;
@@ -339,7 +339,7 @@ int MctsPool::select_leaves(int capacity, const FieldView& out) {
       Slot& slot = g.slots[size_t(k)];
       const GameState& s = g.tree.leaf_state(slot.path, slot.transient);
       const ActionRows r =
-          encode_model_row(s, slot.path.actor, cfg_.max_actions, false, out.model_row(row), &g.tree_moves);
+          encode_model_row(s, slot.path.actor, cfg_.max_actions, cfg_.combat_preview, out.model_row(row), &g.tree_moves);
       slot.rows = r.rows;
       const int32_t* ids = out.at<int32_t>(kFActionId, row);
       slot.ids.assign(ids, ids + r.rows);

@@ -56,6 +56,7 @@ struct MctsPoolConfig {
   // improved policy under PUCT. num_simulations 0: not given (PUCT only).
   GumbelConfig gumbel;
   bool reuse_tree = false;  // a real move keeps the chosen child's subtree (SearchTree::advance)
+  bool combat_preview = false;  // attack rows carry the combat preview (damage_dealt / damage_received)
 };
 
 // search_stats()'s output: caller-owned arrays of num_envs() entries, one per tree.

@@ -1,31 +1,40 @@
-"""AlphaZero-style training of the ``"az"`` network on the search pools (``polyenv train az``).
+"""AlphaZero-style training of the ``"az"`` network (``polyenv train az``).
 
 The loop (every step a field of :class:`AlphaZeroConfig`):
 
 1. **Expert warm start** (expert iteration, optional: ``expert_games``): the native MCTS bot
-   plays itself in worker processes (:mod:`polyenv.train.expert`); every decision gives
-   (observation, the bot's root visit distribution, the game's outcome).
-2. **Self-play** on :class:`~polyenv.MctsPool` (full observability) or, with ``fog=True``, on
-   :class:`~polyenv.SelfPlayPool` with the baseline belief
-   (:func:`polyenv.selfplay.beliefs.empty_world_completion`; the agent never reads hidden
-   state). ``envs`` games at once; every move runs ``simulations`` search rounds whose leaf
-   batches the torch network evaluates in one call per round; the root's visit distribution
-   is the policy target, the final result of the game the value target. The first
-   ``temperature_moves`` decisions of a game are sampled from the visits (Dirichlet noise at
-   every root), later ones take the most visited action.
-3. **Learning** runs in a thread beside the actor (each on one torch thread, so the two
-   cores are used): minibatches from a :class:`~polyenv.train.replay.ReplayBuffer` of the
-   newest ``buffer`` positions, policy cross-entropy over each position's rows plus the
-   value's squared error, AdamW. The learner never runs more than ``replay_ratio`` sampled
-   positions per position generated; the actor picks up new weights every ``publish_every``
-   steps.
+   ``mcts:<expert_simulations>`` plays itself in worker processes (:mod:`polyenv.train.expert`);
+   every decision gives (observation, the bot's sharpened root visit distribution, the game's
+   outcome).
+2. **Self-play**, until the budget is spent:
+
+   * ``selfplay="native"`` (default): the az player itself — the network's policy as the
+     Gumbel root's prior, ``simulations`` evaluations per move, leaf values mixed from the
+     value head and the engine's heuristic by ``leaf_value_mix`` — plays rounds of
+     ``selfplay_games`` games in worker processes with root Gumbel noise (``gumbel_scale``),
+     each round with the learner's newest weights; its improved policy (softmax of the prior's
+     logits + σ(completed Q)) is the policy target. This is the search the shipped bot plays,
+     so the network learns exactly the policy improvement it will be used for.
+   * ``selfplay="pool"``: ``envs`` games at once on :class:`~polyenv.MctsPool` (full
+     observability) or, with ``fog=1``, on :class:`~polyenv.SelfPlayPool` with the baseline
+     belief (:func:`polyenv.selfplay.beliefs.empty_world_completion`; the agent never reads
+     hidden state); every round's leaf batch is evaluated by the torch network (priors and
+     values: the pools take the model's values); Gumbel (improved-policy targets, subtree
+     reuse) or PUCT (visit-count targets, root noise, ``temperature_moves``).
+
+   A fraction ``fog`` of the games plays under fog of war (the student only ever sees the
+   acting player's observation).
+3. **Learning** runs in a thread beside the actors (one torch thread): minibatches from a
+   :class:`~polyenv.train.replay.ReplayBuffer` of the newest ``buffer`` positions, policy
+   cross-entropy over each position's rows plus the value's squared error, AdamW. The
+   learner never runs more than ``replay_ratio`` sampled positions per position generated.
 
 Every ``checkpoint_minutes`` the run directory gets ``ckpt_<minutes>.pt`` (model, optimizer,
-counters), ``ckpt_<minutes>.paz`` (the native weights: ``polyenv tournament --players
-az:32@<file>,greedy``), ``latest.pt``, ``replay.npz`` and a line of ``log.csv``;
-``resume=True`` continues from ``latest.pt``. :func:`learning_curve` then measures every
-checkpoint against fixed opponents through :func:`polyenv.evaluation.tournament` and draws
-``learning_curve.png``.
+counters), ``ckpt_<minutes>.paz`` (the native weights, with ``leaf_value_mix``: ``polyenv
+tournament --players az:32@<file>,greedy``), ``latest.pt``, ``replay.npz`` and a line of
+``log.csv``; ``resume=True`` continues from ``latest.pt``. :func:`learning_curve` then measures
+every checkpoint against fixed opponents through :func:`polyenv.evaluation.tournament` and
+draws ``learning_curve.png``.
 """
 
 from __future__ import annotations
@@ -146,7 +155,7 @@ class SelfPlay:
                       max_pending_leaves_per_tree=cfg.pending_leaves, virtual_loss=1.0,
                       max_nodes_per_tree=max(4 * cfg.simulations * cfg.pending_leaves, 256),
                       root_selection=cfg.root_selection, num_simulations=cfg.simulations if gumbel else None,
-                      max_considered_actions=cfg.max_considered)
+                      max_considered_actions=cfg.max_considered, combat_preview=True)
         if cfg.fog:  # belief-rooted trees: no root noise, no subtree reuse
             self.pool = SelfPlayPool(**common)
         else:
@@ -295,6 +304,35 @@ class _Progress:
             self.bar.close()
 
 
+# ---------------------------------------------------------------------------- native self-play
+def _native_selfplay(cfg: AlphaZeroConfig, run: Path, learner: Learner, buffer: ReplayBuffer,
+                     buffer_lock: threading.Lock, counters: dict, elapsed, budget: float, tick) -> None:
+    """Rounds of the az player's own games (``az:<simulations>`` with root Gumbel noise, its improved
+    policy the target) in worker processes, each round with the learner's newest weights, until
+    the budget is spent; ``tick()`` after every game (progress, checkpoints)."""
+    from .expert import expert_chunks
+    while elapsed() < budget:
+        done = counters.get("selfplay_rounds", 0)
+        actor = run / "actor.paz"
+        with learner.weights_lock:
+            snapshot = AzNet(**cfg.net)
+            snapshot.load_state_dict(learner.published)
+        snapshot.export(actor, cfg.leaf_value_mix)
+        first = counters["selfplay_games"]
+        teacher = f"az:{cfg.simulations}@{actor}"
+        for chunk in expert_chunks(cfg.selfplay_games, teacher, seed=cfg.seed + 20_000_000 + first,
+                                   map_size=cfg.map_size, fog=cfg.fog, workers=cfg.expert_workers,
+                                   temperature_moves=0, gumbel_scale=cfg.gumbel_scale, first_index=first):
+            with buffer_lock:
+                buffer.add(chunk)
+            counters["selfplay_games"] += 1
+            counters["selfplay_positions"] += len(chunk)
+            tick()
+            if elapsed() >= budget:
+                return
+        counters["selfplay_rounds"] = done + 1
+
+
 # ---------------------------------------------------------------------------- the run
 def train(cfg: AlphaZeroConfig, resume: bool = False) -> Path:
     """Runs (or, with ``resume``, continues) a training run; returns the path of the last ``.paz``."""
@@ -306,8 +344,8 @@ def train(cfg: AlphaZeroConfig, resume: bool = False) -> Path:
     net = AzNet(**cfg.net)
     buffer, buffer_lock = ReplayBuffer(cfg.buffer), threading.Lock()
     learner = Learner(net, cfg, buffer, buffer_lock)
-    counters = {"elapsed": 0.0, "expert_games": 0, "selfplay_positions": 0, "selfplay_games": 0, "steps": 0,
-                "checkpoints": 0, "leaves": 0, "time_network": 0.0, "time_pool": 0.0}
+    counters = {"elapsed": 0.0, "expert_games": 0, "selfplay_positions": 0, "selfplay_games": 0, "selfplay_rounds": 0,
+                "steps": 0, "checkpoints": 0, "leaves": 0, "time_network": 0.0, "time_pool": 0.0}
     latest = run / "latest.pt"
     if resume:
         if not latest.exists():
@@ -347,8 +385,8 @@ def train(cfg: AlphaZeroConfig, resume: bool = False) -> Path:
             snapshot.load_state_dict(net.state_dict())
         _save(run / f"ckpt_{tag}.pt", snapshot, learner, counters, cfg)
         _save(latest, snapshot, learner, counters, cfg)
-        snapshot.export(run / f"ckpt_{tag}.paz")
-        snapshot.export(run / "latest.paz")
+        snapshot.export(run / f"ckpt_{tag}.paz", cfg.leaf_value_mix)
+        snapshot.export(run / "latest.paz", cfg.leaf_value_mix)
         last_paz = run / f"ckpt_{tag}.paz"
         if cfg.save_replay:
             with buffer_lock:
@@ -371,9 +409,10 @@ def train(cfg: AlphaZeroConfig, resume: bool = False) -> Path:
         if counters["expert_games"] < cfg.expert_games and elapsed() < expert_end:
             from .expert import expert_chunks
             done = counters["expert_games"]
-            for chunk in expert_chunks(cfg.expert_games - done, cfg.expert_simulations, seed=cfg.seed + 10_000_000 + done,
-                                       map_size=cfg.map_size, full_observability=not cfg.fog,
-                                       workers=cfg.expert_workers, policy_temperature=cfg.expert_temperature):
+            for chunk in expert_chunks(cfg.expert_games - done, f"mcts:{cfg.expert_simulations}",
+                                       seed=cfg.seed + 10_000_000 + done, map_size=cfg.map_size, fog=cfg.fog,
+                                       workers=cfg.expert_workers, policy_temperature=cfg.expert_temperature,
+                                       first_index=done):
                 with buffer_lock:
                     buffer.add(chunk)
                 counters["expert_games"] += 1
@@ -383,7 +422,11 @@ def train(cfg: AlphaZeroConfig, resume: bool = False) -> Path:
                 if elapsed() >= expert_end:
                     break
         # 2. self-play
-        if elapsed() < budget:
+        if elapsed() < budget and cfg.selfplay == "native":
+            _native_selfplay(cfg, run, learner, buffer, buffer_lock, counters, elapsed, budget,
+                             lambda: (progress.update(elapsed(), status()),
+                                      checkpoint() if elapsed() >= next_ckpt else None))
+        elif elapsed() < budget:
             actor_net = AzNet(**cfg.net).eval()
             version, weights = learner.latest(-1)
             actor_net.load_state_dict(weights)

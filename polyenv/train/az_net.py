@@ -248,9 +248,16 @@ class AzNet(nn.Module):
                    value2_w=t(self.value2.weight).T, value2_b=t(self.value2.bias))
         return {k: np.ascontiguousarray(v) for k, v in out.items()}
 
-    def export(self, path) -> None:
-        """Writes the native weight file (``.paz``) the ``"az"`` bot reads."""
-        spec.write_weights(path, self.export_tensors())
+    def export(self, path, leaf_value_mix: float | None = None) -> None:
+        """Writes the native weight file (``.paz``) the ``"az"`` bot reads. ``leaf_value_mix`` in
+        [0, 1]: the weight of the engine's heuristic in the bot's leaf values (0 or None: the value
+        head alone; see ``csrc/players/az_bot.hpp``)."""
+        tensors = self.export_tensors()
+        if leaf_value_mix is not None:
+            if not 0.0 <= float(leaf_value_mix) <= 1.0:
+                raise ValueError(f"leaf_value_mix must be in [0, 1], got {leaf_value_mix!r}")
+            tensors["leaf_value_mix"] = np.array([leaf_value_mix], np.float32)
+        spec.write_weights(path, tensors)
 
 
 def load_weights(path) -> AzNet:

@@ -23,7 +23,11 @@ class AlphaZeroConfig:
     expert_temperature: float = 0.5    # the expert's policy targets: visits^(1/T), renormalised
     expert_minutes: float = 0.0        # > 0: the expert phase ends after this many minutes at the latest
     # self-play
-    fog: bool = False
+    fog: float = 0.0                   # fraction of games under fog of war (the pool actor: 0 or 1)
+    selfplay: str = "native"           # "native": az teacher games in worker processes; "pool": MctsPool / SelfPlayPool
+    selfplay_games: int = 32           # native: games per published network
+    gumbel_scale: float = 1.0          # native: the az teacher's root Gumbel noise
+    leaf_value_mix: float = 1.0        # weight of the engine's heuristic in the az player's leaf values (0: value head)
     envs: int = 64
     simulations: int = 32
     max_actions: int = 512
@@ -55,14 +59,21 @@ class AlphaZeroConfig:
         """Validates the fields (ValueError on the first bad one); returns self."""
         positive = ("minutes", "envs", "simulations", "max_actions", "pending_leaves", "buffer", "batch", "lr",
                     "replay_ratio", "publish_every", "checkpoint_minutes", "expert_simulations", "expert_workers",
-                    "expert_temperature")
+                    "expert_temperature", "selfplay_games")
         for name in positive:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
         for name in ("expert_games", "expert_minutes", "temperature_moves", "c_puct", "weight_decay", "value_weight",
-                     "dirichlet_fraction"):
+                     "dirichlet_fraction", "gumbel_scale"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        for name in ("fog", "leaf_value_mix"):
+            if not 0.0 <= float(getattr(self, name)) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
+        if self.selfplay not in ("native", "pool"):
+            raise ValueError(f"selfplay must be 'native' or 'pool', got {self.selfplay!r}")
+        if self.selfplay == "pool" and self.fog not in (0, 1):
+            raise ValueError(f"the pool actor plays every game with or without fog: fog must be 0 or 1, got {self.fog!r}")
         if self.root_selection not in ("gumbel", "puct"):
             raise ValueError(f"root_selection must be 'gumbel' or 'puct', got {self.root_selection!r}")
         if not 1 <= self.pending_leaves <= 8:
@@ -79,12 +90,16 @@ FIELD_HELP = {
     "map_size": "board side",
     "expert_games": "games of the native MCTS bot against itself for the warm start (0: none)",
     "expert_simulations": "the expert's simulations per decision (mcts:<this>)",
-    "expert_workers": "processes playing the expert games",
+    "expert_workers": "processes playing the teacher games (expert and native self-play)",
     "expert_minutes": "the expert phase ends after this many minutes at the latest (0: when its games are done)",
     "expert_temperature": "the expert's policy targets are visits^(1/T) renormalised (T < 1 sharpens them)",
-    "fog": "self-play under fog of war on SelfPlayPool with the baseline belief",
-    "envs": "games played at once (B)",
-    "simulations": "search simulations per move",
+    "fog": "fraction of games under fog of war (the pool actor: 0, or 1 for SelfPlayPool with the baseline belief)",
+    "selfplay": "native: the az player's own games in worker processes; pool: MctsPool / SelfPlayPool with torch leaves",
+    "selfplay_games": "native self-play: games per published network",
+    "gumbel_scale": "native self-play: the root's Gumbel noise (exploration)",
+    "leaf_value_mix": "weight of the engine's heuristic in the az player's leaf values (0: the value head alone)",
+    "envs": "pool self-play: games played at once (B)",
+    "simulations": "search simulations per move (the az player's and the pool's)",
     "max_actions": "action rows per batch row (larger positions are truncated, End Turn kept)",
     "pending_leaves": "leaves in flight per tree and round (1..8)",
     "root_selection": "gumbel: sequential halving, improved-policy targets; puct: visit-count targets",

@@ -67,7 +67,7 @@ def test_torch_forward_equals_the_native_player_view(tmp_path, full_observabilit
     for k in range(120):
         if k % 30 == 0:
             ids, native_logits, native_values = _core.az_evaluate(game.native, index)
-            obs = game.observe()
+            obs = game.observe(include_combat_preview=True)   # the rows the player encodes
             logits, values = net.dense_logits({key: obs[key][None] for key in KEYS})
             assert np.array_equal(obs["action_id"], ids)
             assert np.allclose(logits[0], native_logits, atol=1e-4, rtol=1e-4)
@@ -161,3 +161,54 @@ def test_resume_needs_a_run(tmp_path):
         train(small_config(tmp_path), resume=True)
     with pytest.raises(ValueError):
         AlphaZeroConfig(envs=0).check()
+
+
+def test_the_pool_actor_trains_too(tmp_path):
+    cfg = small_config(tmp_path, selfplay="pool")
+    train(cfg)
+    counters = torch.load(tmp_path / "latest.pt", weights_only=False)["counters"]
+    assert counters["selfplay_positions"] > 0 and counters["leaves"] > 0
+
+
+def test_bad_settings_are_refused():
+    for bad in (dict(fog=1.5), dict(fog=-0.1), dict(leaf_value_mix=2.0), dict(selfplay="remote"),
+                dict(selfplay="pool", fog=0.5), dict(selfplay_games=0), dict(gumbel_scale=-1.0)):
+        with pytest.raises(ValueError):
+            AlphaZeroConfig(**bad).check()
+
+
+def test_teacher_games_give_targets_over_the_legal_rows(tmp_path):
+    from polyenv.train.expert import expert_chunks, is_fog_game, play_expert_game, teacher_kind
+    random_net(5).export(tmp_path / "t.paz", leaf_value_mix=1.0)
+    for teacher in ("mcts:20", f"az:4@{tmp_path / 't.paz'}"):
+        chunk = play_expert_game(3, teacher, map_size=8, full_observability=teacher.startswith("az"))
+        sums = np.add.reduceat(chunk.policy, chunk.row_start[:-1])
+        assert np.allclose(sums, 1.0, atol=1e-5) and (chunk.policy >= 0).all()
+        assert set(np.abs(chunk.values[:, 0]).tolist()) <= {0.0, 1.0}
+    assert [is_fog_game(g, 0.5) for g in range(4)] == [False, True, False, True]
+    assert not any(is_fog_game(g, 0.0) for g in range(5)) and all(is_fog_game(g, 1.0) for g in range(5))
+    assert len(list(expert_chunks(2, "mcts:5", seed=4, map_size=8, workers=1))) == 2
+    for bad in ("mcts", "mcts:0", "az:4", "greedy:3", "az:x@f.paz"):
+        with pytest.raises(ValueError):
+            teacher_kind(bad)
+
+
+def test_the_pools_give_the_combat_preview_rows_the_player_reads():
+    level = str(az_network.SHIPPED_WEIGHTS.parent.parent / "levels" / "duel_11.csv")
+    pool = MctsPool(num_envs=1, seed=3, level=level, max_actions=512, combat_preview=True, num_threads=1)
+    game = GameEnv(seed=3, level=level, full_observability=True)
+    live, attacks = pool.reset(seed=3), 0
+    try:
+        for _ in range(120):
+            if game.game_over:
+                break
+            obs = game.observe(include_combat_preview=True)
+            n = int(obs["legal_action_count"])
+            assert np.array_equal(live["action_features"][0, :n], obs["action_features"][:n])
+            attacks += int((obs["action_features"][:n, 15] >= 0).sum())
+            action = bots.choose(game, "greedy")
+            game.step(action)
+            live = pool.step(np.array([action], np.int32))
+    finally:
+        pool.close()
+    assert attacks > 0

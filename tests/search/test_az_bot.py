@@ -75,7 +75,7 @@ def test_native_forward_on_a_game_equals_the_batch_forward(full_observability):
     index = az_network.shipped()
     for game in positions(full_observability):
         ids, logits, values = _core.az_evaluate(game.native, index)
-        obs = game.observe()
+        obs = game.observe(include_combat_preview=True)   # the rows the player encodes
         assert np.array_equal(ids, obs["action_id"])
         batch_logits, batch_values = _core.az_forward(index, obs["map_tokens"][None], obs["state"][None],
                                                       obs["action_features"][None],
@@ -265,3 +265,37 @@ def test_cli_play_and_tournament_take_az(tmp_path):
                            "--full-observability", "--out", str(tmp_path)], **common)
     assert tour.returncode == 0, tour.stderr[-2000:]
     assert "az:1" in tour.stdout
+
+
+def test_the_root_policy_is_the_players_search(tmp_path):
+    # _az_root_policy (the training target) runs the search the bot plays: the same choice without
+    # noise, a distribution over the legal rows, and the policy's softmax when nothing is searched.
+    index = az_network.shipped()
+    for game in positions(True, moves=(3, 30, 60)):
+        n = int(game.observe()["legal_action_count"])
+        chosen, policy = _core._az_root_policy(game.native, index, 16, 0.0)
+        assert chosen == bots.choose(game, "az:16")
+        assert policy.shape == (n,) and abs(policy.sum() - 1) < 1e-5 and (policy >= 0).all()
+        _, alone = _core._az_root_policy(game.native, index, 1, 0.0)
+        _, logits, _ = _core.az_evaluate(game.native, index)
+        soft = np.exp(logits - logits.max())
+        assert np.allclose(alone, soft / soft.sum(), atol=1e-6)
+    with pytest.raises(ValueError):
+        _core._az_root_policy(GameEnv(seed=1).native, index, 4, -1.0)
+
+
+def test_leaf_value_mix_weighs_the_value_head_against_the_heuristic(tmp_path):
+    tensors = az_network.read_weights(az_network.SHIPPED_WEIGHTS)
+    rng = np.random.default_rng(0)
+    other_value = dict(tensors, value1_w=(tensors["value1_w"] + rng.normal(0, 0.5, tensors["value1_w"].shape)
+                                          ).astype(np.float32))
+    for name, mix, t in (("a", 1.0, tensors), ("b", 1.0, other_value), ("c", 0.0, tensors), ("d", 0.0, other_value)):
+        az_network.write_weights(tmp_path / f"{name}.paz", dict(t, leaf_value_mix=np.array([mix], np.float32)))
+    games = [g.clone() for g in positions(True, moves=tuple(range(0, 90, 9)))]
+    choose = {k: [bots.choose(g, f"az:16@{tmp_path / k}.paz") for g in games] for k in "abcd"}
+    assert choose["a"] == choose["b"]            # the heuristic alone: the value head is not read
+    assert choose["c"] != choose["d"]            # the value head alone: it decides
+    for bad in (np.array([1.5], np.float32), np.array([0.5, 0.5], np.float32), np.array([1], np.int32)):
+        az_network.write_weights(tmp_path / "bad.paz", dict(tensors, leaf_value_mix=bad))
+        with pytest.raises(ValueError):
+            az_network.load(tmp_path / "bad.paz")
