@@ -422,6 +422,24 @@ void AzNet::forward(int map_size, const int32_t* tokens, const int32_t* state, c
   }
 }
 
+void AzNet::forward_batch(int map_size, int N, int A, const int32_t* tokens, const int32_t* state,
+                          const int32_t* features, const int32_t* counts, float* logits, float* values,
+                          AzScratch& sc) const {
+  const size_t T = size_t(map_size) * size_t(map_size);
+  std::fill(logits, logits + size_t(N) * size_t(A), 0.0f);
+  for (int i = 0; i < N; ++i) {
+    forward(map_size, tokens + size_t(i) * T * kMapTokenFeatures, state + size_t(i) * kStateFeatures,
+            features + size_t(i) * size_t(A) * kActionFeatures, counts[i], logits + size_t(i) * size_t(A),
+            values + size_t(i) * size_t(value_dim_), sc);
+  }
+}
+
+void check_row_counts(const int32_t* counts, int N, int A) {
+  for (int i = 0; i < N; ++i) {
+    if (counts[i] < 0 || counts[i] > A) throw InvalidArgument("legal_action_count must be in [0, A]");
+  }
+}
+
 namespace {
 std::mutex& registry_mutex() {
   static std::mutex m;

@@ -69,6 +69,13 @@ class AzNet {
   void forward(int map_size, const int32_t* tokens, const int32_t* state, const int32_t* features, int rows,
                float* logits, float* values, AzScratch& sc) const;
 
+  // forward() of N dense positions: tokens [N, T, 23], state [N, 11], features [N, A, 17] with
+  // counts[i] valid rows each (check_row_counts) -> logits [N, A] (0 beyond each count) and
+  // values [N, value_size()].
+  void forward_batch(int map_size, int N, int A, const int32_t* tokens, const int32_t* state,
+                     const int32_t* features, const int32_t* counts, float* logits, float* values,
+                     AzScratch& sc) const;
+
   int value_size() const { return value_dim_; }
   // The weight of the engine's heuristic in the az search's leaf values (0: the value head
   // alone, 1: the heuristic alone; az_bot.hpp), chosen by the training run that wrote the
@@ -99,6 +106,9 @@ class AzNet {
   float row_out_b_ = 0;
   std::vector<float> value1_w_, value1_b_, value2_w_, value2_b_;
 };
+
+// InvalidArgument unless every counts[i] (i < N) is in [0, A].
+void check_row_counts(const int32_t* counts, int N, int A);
 
 // The process-wide table of loaded networks (append-only, so a pointer stays valid for the
 // life of the process; Python registers the shipped network on first use of an "az" name).

@@ -66,21 +66,14 @@ void init_az(py::module_& m) {
       throw InvalidArgument("expected map_tokens [N, tiles, 23], state [N, 11], action_features [N, A, 17] and "
                             "legal_action_count [N]");
     }
-    for (py::ssize_t i = 0; i < N; ++i) {
-      if (counts.at(i) < 0 || counts.at(i) > A) throw InvalidArgument("legal_action_count must be in [0, A]");
-    }
+    check_row_counts(counts.data(), int(N), int(A));
     auto logits = new_array<float>({N, A});
     auto values = new_array<float>({N, py::ssize_t(net.value_size())});
     {
       py::gil_scoped_release release;
       AzScratch sc;
-      float* out = logits.mutable_data();
-      std::fill(out, out + N * A, 0.0f);
-      for (py::ssize_t i = 0; i < N; ++i) {
-        net.forward(map_size, tokens.data() + i * T * kMapTokenFeatures, st.data() + i * kStateFeatures,
-                    feats.data() + i * A * kActionFeatures, counts.data()[i], out + i * A,
-                    values.mutable_data() + i * net.value_size(), sc);
-      }
+      net.forward_batch(map_size, int(N), int(A), tokens.data(), st.data(), feats.data(), counts.data(),
+                        logits.mutable_data(), values.mutable_data(), sc);
     }
     return py::make_tuple(logits, values);
   }, py::arg("index"), py::arg("map_tokens"), py::arg("state"), py::arg("action_features"),

@@ -91,6 +91,7 @@ class Learner:
         self.version = 0
         self.weights_lock = threading.Lock()
         self.losses = {"policy": float("nan"), "value": float("nan")}
+        self.progress = lambda: 0.0  # the fraction of the run's budget spent (the learning-rate schedule)
         self._ema = {}
 
     def ready(self) -> bool:
@@ -103,12 +104,15 @@ class Learner:
         with self.buffer_lock:
             b = self.buffer.sample(self.cfg.batch, self.rng)
         self.net.train()
-        logits, values = self.net(b["map_tokens"], b["state"], b["features"], b["row_position"])
+        logits, values = self.net(b["map_tokens"], b["state"], b["features"], b["row_position"], b["steps"])
         n = b["state"].shape[0]
         logp = segment_log_softmax(logits, b["row_position"], n)
         policy_loss = -(b["policy"] * logp).sum() / n
         value_loss = ((values - b["values"]) ** 2 * b["value_mask"]).sum() / b["value_mask"].sum()
         loss = policy_loss + self.cfg.value_weight * value_loss
+        lr = self.cfg.lr * (1.0 - (1.0 - self.cfg.lr_final) * min(max(self.progress(), 0.0), 1.0))
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.net.parameters(), 5.0)
@@ -367,6 +371,7 @@ def train(cfg: AlphaZeroConfig, resume: bool = False) -> Path:
     start = time.perf_counter() - counters["elapsed"]
     elapsed = lambda: time.perf_counter() - start  # noqa: E731
     budget = cfg.minutes * 60
+    learner.progress = lambda: elapsed() / budget
     next_ckpt = (counters["checkpoints"] + 1) * cfg.checkpoint_minutes * 60
     progress = _Progress(cfg.progress, cfg.minutes)
     stop = threading.Event()

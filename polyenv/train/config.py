@@ -43,6 +43,7 @@ class AlphaZeroConfig:
     buffer: int = 200_000
     batch: int = 256
     lr: float = 1e-3
+    lr_final: float = 0.1              # the learning rate falls linearly to lr * this by the end of the budget
     weight_decay: float = 1e-4
     value_weight: float = 1.0
     replay_ratio: float = 8.0
@@ -67,7 +68,7 @@ class AlphaZeroConfig:
                      "dirichlet_fraction", "gumbel_scale"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
-        for name in ("fog", "leaf_value_mix"):
+        for name in ("fog", "leaf_value_mix", "lr_final"):
             if not 0.0 <= float(getattr(self, name)) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
         if self.selfplay not in ("native", "pool"):
@@ -111,7 +112,8 @@ FIELD_HELP = {
     "temperature_moves": "PUCT: decisions per game sampled from the visit counts, the rest take the most visited",
     "buffer": "replay capacity in positions",
     "batch": "positions per learner step",
-    "lr": "AdamW learning rate",
+    "lr": "AdamW learning rate (at the start)",
+    "lr_final": "the learning rate falls linearly to lr * this at the end of the budget",
     "weight_decay": "AdamW weight decay",
     "value_weight": "weight of the value loss",
     "replay_ratio": "at most this many sampled positions per position generated",

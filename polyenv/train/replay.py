@@ -113,13 +113,16 @@ class ChunkBuilder:
 
 
 class ReplayBuffer:
-    """The newest ``capacity`` positions (whole chunks are dropped oldest first), sampled uniformly."""
+    """The newest ``capacity`` positions (whole chunks are dropped oldest first), sampled uniformly.
+    Each chunk's distance fields (:func:`~polyenv.train.az_net.distance_steps`, a function of the
+    tokens) are computed once when it is added, not at every sample."""
 
     def __init__(self, capacity: int):
         if capacity < 1:
             raise ValueError(f"capacity must be >= 1, got {capacity}")
         self.capacity = int(capacity)
         self._chunks: deque[Chunk] = deque()
+        self._steps: deque[np.ndarray] = deque()
         self._size = 0
         self.added = 0  # positions ever added
 
@@ -130,28 +133,34 @@ class ReplayBuffer:
         """Keeps the positions of ``chunk`` (None or empty: nothing), dropping the oldest past the capacity."""
         if chunk is None or len(chunk) == 0:
             return
+        from .az_net import distance_steps
         self._chunks.append(chunk)
+        self._steps.append(np.concatenate([distance_steps(torch.from_numpy(chunk.tokens[i:i + 4096])).numpy()
+                                           for i in range(0, len(chunk), 4096)]))
         self._size += len(chunk)
         self.added += len(chunk)
         while self._size - len(self._chunks[0]) >= self.capacity:
             self._size -= len(self._chunks.popleft())
+            self._steps.popleft()
 
     def sample(self, batch: int, rng: np.random.Generator) -> dict[str, torch.Tensor]:
         """``batch`` positions drawn uniformly with replacement, as tensors: ``map_tokens`` [b, T, 23],
         ``state`` [b, 11], packed ``features`` [R, 17] with ``row_position`` [R] and ``policy`` [R],
-        ``values`` [b, 16] and ``value_mask`` [b, 16] (1 on the first P entries)."""
+        ``values`` [b, 16], ``value_mask`` [b, 16] (1 on the first P entries) and ``steps`` uint8
+        [b, T, F] (the tokens' distance fields)."""
         if self._size == 0:
             raise ValueError("the replay buffer is empty")
-        chunks = list(self._chunks)
+        chunks, all_steps = list(self._chunks), list(self._steps)
         sizes = np.array([len(c) for c in chunks])
         picks = rng.integers(0, self._size, batch)
         which = np.searchsorted(np.cumsum(sizes), picks, side="right")
         offset = picks - (np.cumsum(sizes) - sizes)[which]
-        tokens, state, values, players, feats, policy, position = [], [], [], [], [], [], []
+        tokens, state, values, players, feats, policy, position, steps = [], [], [], [], [], [], [], []
         k = 0
         for c in np.unique(which):
             chunk, idx = chunks[c], offset[which == c]
             tokens.append(chunk.tokens[idx])
+            steps.append(all_steps[c][idx])
             state.append(chunk.state[idx])
             values.append(chunk.values[idx])
             players.append(chunk.players[idx])
@@ -165,7 +174,8 @@ class ReplayBuffer:
         return {"map_tokens": torch.from_numpy(np.concatenate(tokens)), "state": torch.from_numpy(np.concatenate(state)),
                 "features": torch.from_numpy(np.concatenate(feats)), "row_position": torch.from_numpy(np.concatenate(position)),
                 "policy": torch.from_numpy(np.concatenate(policy)), "values": torch.from_numpy(np.concatenate(values)),
-                "value_mask": torch.from_numpy((np.arange(spec.VALUE_SIZE)[None] < players[:, None]).astype(np.float32))}
+                "value_mask": torch.from_numpy((np.arange(spec.VALUE_SIZE)[None] < players[:, None]).astype(np.float32)),
+                "steps": torch.from_numpy(np.concatenate(steps))}
 
     def state_dict(self) -> dict[str, np.ndarray]:
         """Everything kept, as arrays (for checkpoints)."""
@@ -176,6 +186,7 @@ class ReplayBuffer:
     def load_state_dict(self, arrays) -> None:
         """Replaces the contents with those of :meth:`state_dict`'s arrays (a checkpoint)."""
         self._chunks.clear()
+        self._steps.clear()
         self._size = 0
         if "tokens" in arrays:
             self.add(Chunk(*(np.asarray(arrays[k]) for k in ("tokens", "state", "row_start", "features", "policy",
