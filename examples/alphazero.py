@@ -1,13 +1,15 @@
-"""AlphaZero-style training on the search pools, then a tournament of the result (needs torch).
+"""AlphaZero-style training of the ``az`` network, then a tournament of the result (needs torch).
 
     PYTHONPATH=. python examples/alphazero.py --minutes 5 --expert-games 20     # a short demonstration
-    PYTHONPATH=. python examples/alphazero.py --minutes 110 --expert-games 600  # a full run (not yet measured)
 
 The same loop as ``polyenv train az`` (:mod:`polyenv.train.alphazero`), written out with the
-Python API: a warm start from the native MCTS bot's games (expert iteration), self-play on
-``MctsPool`` whose leaf batches the torch network evaluates, a learner thread beside it,
-checkpoints in ``--out``. At the end the last checkpoint plays as a native bot (no torch:
-``"az:<N>@<file>.paz"``) against random, greedy and MCTS in a rated tournament.
+Python API: a warm start from the native MCTS bot's games (expert iteration), then self-play
+rounds of the native az player itself (Gumbel root, its improved policy as the target) in worker
+processes, a learner thread beside them, checkpoints in ``--out``; ``--fog`` is the fraction of
+games played under fog of war, where the player searches its own baseline belief. At the end the
+last checkpoint plays as a native bot (no torch: ``"az:<N>@<file>.paz"``) against random, greedy
+and MCTS in a rated tournament. docs/training.md has the command of the run whose weights ship in
+the package.
 """
 from __future__ import annotations
 
@@ -23,19 +25,18 @@ def main() -> None:
     p.add_argument("--out", default="runs/alphazero_example")
     p.add_argument("--minutes", type=float, default=5.0)
     p.add_argument("--expert-games", type=int, default=20)
-    p.add_argument("--envs", type=int, default=32)
-    p.add_argument("--simulations", type=int, default=16)
-    p.add_argument("--fog", action="store_true", help="self-play under fog on SelfPlayPool")
+    p.add_argument("--simulations", type=int, default=16, help="the az player's simulations in self-play")
+    p.add_argument("--fog", type=float, default=0.0, help="fraction of games under fog of war")
     p.add_argument("--resume", action="store_true")
     p.add_argument("--games", type=int, default=20, help="tournament games per pairing")
     args = p.parse_args()
-    cfg = AlphaZeroConfig(out_dir=args.out, minutes=args.minutes, expert_games=args.expert_games, envs=args.envs,
-                          simulations=args.simulations, fog=args.fog,
+    cfg = AlphaZeroConfig(out_dir=args.out, minutes=args.minutes, expert_games=args.expert_games,
+                          expert_simulations=200, selfplay_games=8, simulations=args.simulations, fog=args.fog,
                           checkpoint_minutes=max(args.minutes / 4, 0.5))
     weights = train(cfg, resume=args.resume)
     print(f"trained weights: {weights}")
     players = [f"az:32@{weights}", "random", "greedy", "mcts:200"]
-    result = tournament(players, games=args.games * 6, full_observability=not args.fog, max_actions=512)
+    result = tournament(players, games=args.games * 6, full_observability=args.fog < 0.5, max_actions=512)
     print(result.table())
     print(result.matrix_text())
 

@@ -137,8 +137,8 @@ class MctsPool:
         reuse_tree: after a real move, the chosen child's subtree becomes the next root when
             it was expanded and its position equals the game's (a move with chance may differ);
             otherwise a fresh root. Budgets still hold; a reset or a new episode starts fresh.
-        combat_preview: attack rows of every batch carry the combat preview (``damage_dealt``,
-            ``damage_received``; -1 otherwise), as ``VectorGameEnv(combat_preview=True)`` and
+        include_combat_preview: attack rows of every batch carry the combat preview (``damage_dealt``,
+            ``damage_received``; -1 otherwise), as ``VectorGameEnv(include_combat_preview=True)`` and
             ``GameEnv.observe(include_combat_preview=True)`` give them.
     """
 
@@ -150,7 +150,7 @@ class MctsPool:
                  full_observability: bool = True, mode: str = "capitals", max_turns: int | None = None,
                  level=None, levels=None, root_selection: str = "puct", num_simulations: int | None = None,
                  max_considered_actions: int = 16, gumbel_scale: float = 1.0, gumbel_value_scale: float = 0.1,
-                 gumbel_maxvisit_init: float = 50.0, reuse_tree: bool = False, combat_preview: bool = False):
+                 gumbel_maxvisit_init: float = 50.0, reuse_tree: bool = False, include_combat_preview: bool = False):
         level_texts, map_size, players = episode_levels(level, levels, map_size, players)
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
@@ -168,7 +168,7 @@ class MctsPool:
             _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
             _number(c_puct, "c_puct"), pending, _number(virtual_loss, "virtual_loss"), max_nodes, max_bytes, alpha,
             _number(dirichlet_fraction, "dirichlet_fraction"), level_texts,
-            reuse_tree=_v.boolean(reuse_tree, "reuse_tree"), combat_preview=_v.boolean(combat_preview, "combat_preview"),
+            reuse_tree=_v.boolean(reuse_tree, "reuse_tree"), combat_preview=_v.boolean(include_combat_preview, "include_combat_preview"),
             **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)

@@ -71,7 +71,7 @@ class SelfPlayPool(MctsPool):
         gumbel_scale: scale of the root's Gumbel noise (as MctsPool).
         gumbel_value_scale: of the completed-Q transform (as MctsPool).
         gumbel_maxvisit_init: of the completed-Q transform (as MctsPool).
-        combat_preview: attack rows carry the combat preview (as MctsPool).
+        include_combat_preview: attack rows carry the combat preview (as MctsPool).
 
     Subtree reuse (MctsPool's ``reuse_tree``) does not apply: every real move roots the
     trees in newly submitted beliefs.
@@ -85,7 +85,7 @@ class SelfPlayPool(MctsPool):
                  mode: str = "capitals", max_turns: int | None = None, root_selection: str = "puct",
                  num_simulations: int | None = None, max_considered_actions: int = 16, gumbel_scale: float = 1.0,
                  gumbel_value_scale: float = 0.1, gumbel_maxvisit_init: float = 50.0, level=None, levels=None,
-                 combat_preview: bool = False):
+                 include_combat_preview: bool = False):
         level_texts, map_size, players = episode_levels(level, levels, map_size, players)
         num_envs, seed, map_size, tribes, threads, max_actions, pending, max_nodes, max_bytes = pool_arguments(
             num_envs, seed, map_size, players, num_threads, max_actions, max_pending_leaves_per_tree,
@@ -98,7 +98,7 @@ class SelfPlayPool(MctsPool):
             max_actions, _v.boolean(require_all_actions, "require_all_actions"), _v.boolean(auto_reset, "auto_reset"),
             _number(c_puct, "c_puct"), pending,
             _number(virtual_loss, "virtual_loss"), max_nodes, max_bytes, history, level_texts,
-            combat_preview=_v.boolean(combat_preview, "combat_preview"), **root)
+            combat_preview=_v.boolean(include_combat_preview, "include_combat_preview"), **root)
         self._require_all = bool(require_all_actions)
         self._auto_reset = bool(auto_reset)
         self._root_selection = root_selection

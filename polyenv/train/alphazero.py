@@ -159,7 +159,7 @@ class SelfPlay:
                       max_pending_leaves_per_tree=cfg.pending_leaves, virtual_loss=1.0,
                       max_nodes_per_tree=max(4 * cfg.simulations * cfg.pending_leaves, 256),
                       root_selection=cfg.root_selection, num_simulations=cfg.simulations if gumbel else None,
-                      max_considered_actions=cfg.max_considered, combat_preview=True)
+                      max_considered_actions=cfg.max_considered, include_combat_preview=True)
         if cfg.fog:  # belief-rooted trees: no root noise, no subtree reuse
             self.pool = SelfPlayPool(**common)
         else:

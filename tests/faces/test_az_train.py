@@ -195,7 +195,7 @@ def test_teacher_games_give_targets_over_the_legal_rows(tmp_path):
 
 def test_the_pools_give_the_combat_preview_rows_the_player_reads():
     level = str(az_network.SHIPPED_WEIGHTS.parent.parent / "levels" / "duel_11.csv")
-    pool = MctsPool(num_envs=1, seed=3, level=level, max_actions=512, combat_preview=True, num_threads=1)
+    pool = MctsPool(num_envs=1, seed=3, level=level, max_actions=512, include_combat_preview=True, num_threads=1)
     game = GameEnv(seed=3, level=level, full_observability=True)
     live, attacks = pool.reset(seed=3), 0
     try:
