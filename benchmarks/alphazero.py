@@ -1,9 +1,15 @@
 """Throughput of AlphaZero self-play (polyenv.train.alphazero) measured in one run.
 
+    PYTHONPATH=. python benchmarks/alphazero.py --native-games 4 --native-simulations 64
     PYTHONPATH=. python benchmarks/alphazero.py --envs 64 --moves 12 --simulations 16
 
-Prints, for the same games (seed, B = ``--envs``, ``--simulations`` search rounds per move, the
-shipped az network in torch):
+With ``--native-games N`` (the default loop, ``selfplay="native"``): N self-play games of the
+native az player (``az:<--native-simulations>`` with the shipped weights, root Gumbel noise) on 1
+and on 2 worker processes, the same seeds: positions/s, network evaluations/s (positions x
+simulations, an upper bound: a position with one legal action is not searched) and the ratio.
+
+Otherwise the pool loop (``selfplay="pool"``): for the same games (seed, B = ``--envs``,
+``--simulations`` search rounds per move, the shipped az network in torch):
 
 * self-play positions/s and leaf evaluations/s with 1 thread (pool and torch) and with 2,
   and their ratio;
@@ -57,6 +63,16 @@ def selfplay_rate(cfg: AlphaZeroConfig, moves: int, threads: int, warmup: int = 
     return out
 
 
+def native_selfplay_rate(games: int, simulations: int, workers: int, seed: int = 3) -> dict:
+    """Self-play games of the native az player on ``workers`` processes (the training loop's default)."""
+    from polyenv.train.expert import expert_chunks
+    teacher = f"az:{simulations}@{az_network.SHIPPED_WEIGHTS}"
+    t0 = time.perf_counter()
+    positions = sum(len(c) for c in expert_chunks(games, teacher, seed=seed, workers=workers, temperature_moves=0))
+    wall = time.perf_counter() - t0
+    return {"positions/s": positions / wall, "evaluations/s": positions * simulations / wall, "positions": positions}
+
+
 def together(cfg: AlphaZeroConfig, moves: int, seconds: float) -> dict:
     """Actor alone, learner alone, then both at once (one torch thread each)."""
     torch.set_num_threads(1)
@@ -102,7 +118,18 @@ def main():
     p.add_argument("--simulations", type=int, default=16)
     p.add_argument("--pending-leaves", type=int, default=2)
     p.add_argument("--learner-seconds", type=float, default=20.0)
+    p.add_argument("--native-games", type=int, default=0, help="measure native self-play with this many games")
+    p.add_argument("--native-simulations", type=int, default=64)
     args = p.parse_args()
+    if args.native_games:
+        print(f"native az self-play: {args.native_games} games of az:{args.native_simulations} (shipped weights), "
+              "11x11, 2 players, full observability")
+        rates = {w: native_selfplay_rate(args.native_games, args.native_simulations, w) for w in (1, 2)}
+        for w, r in rates.items():
+            print(f"  {w} worker{'s' if w > 1 else ' '}: {r['positions/s']:7.1f} positions/s  "
+                  f"{r['evaluations/s']:8.0f} network evaluations/s (at most)  ({r['positions']} positions)")
+        print(f"  2 workers / 1 worker: {rates[2]['positions/s'] / rates[1]['positions/s']:.2f}x")
+        return
     cfg = AlphaZeroConfig(envs=args.envs, simulations=args.simulations, pending_leaves=args.pending_leaves, seed=3)
     print(f"AlphaZero self-play: B={cfg.envs}, {cfg.simulations} simulations per move, {cfg.pending_leaves} pending "
           f"leaves per tree, A={cfg.max_actions}, {args.moves} moves per measurement, shipped az network in torch")

@@ -34,8 +34,9 @@
 
 namespace polyenv {
 
-// "az" plays this many network evaluations per decision.
-inline constexpr int kDefaultAzSimulations = 32;
+// "az" plays this many network evaluations per decision (about 20-30 ms of one core with the shipped
+// network; docs/bots.md).
+inline constexpr int kDefaultAzSimulations = 128;
 // Actions the az player's Gumbel root considers.
 inline constexpr int kAzMaxConsidered = 16;
 
