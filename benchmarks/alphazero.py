@@ -1,6 +1,6 @@
 """Throughput of AlphaZero self-play (polyenv.train.alphazero) measured in one run.
 
-    PYTHONPATH=. python benchmarks/alphazero.py --native-games 4 --native-simulations 64
+    PYTHONPATH=. python benchmarks/alphazero.py --native-games 12 --native-simulations 64
     PYTHONPATH=. python benchmarks/alphazero.py --envs 64 --moves 12 --simulations 16
 
 With ``--native-games N`` (the default loop, ``selfplay="native"``): N self-play games of the

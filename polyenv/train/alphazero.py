@@ -521,7 +521,7 @@ def _plot_curve(rows, opponents, path: Path, simulations: int, games: int, full_
     b.set_xlabel("training time (minutes)")
     b.set_ylabel("OpenSkill mu (95% interval)")
     b.grid(alpha=0.3)
-    b.set_title("rating in a tournament with " + ", ".join(opponents))
+    b.set_title("OpenSkill rating among the az checkpoint and\n" + ", ".join(opponents), fontsize="medium")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
