@@ -147,17 +147,14 @@ int32_t az_root_policy(const GameState& live, const AzNet& net, int simulations,
                        AzBotScratch& sc, float* policy) {
   const bool searched = az_search(live, net, simulations, gumbel_scale, rng, sc);
   const int n = sc.n;
-  if (!searched) {  // the network's own policy, softmax(logits)
-    const float top = *std::max_element(sc.logits.begin(), sc.logits.begin() + n);
-    double total = 0;
-    for (int i = 0; i < n; ++i) total += std::exp(double(sc.logits[size_t(i)] - top));
-    for (int i = 0; i < n; ++i) policy[i] = float(std::exp(double(sc.logits[size_t(i)] - top)) / total);
-    return sc.policy_choice;
-  }
   sc.improved.resize(size_t(n));
-  sc.gumbel.improved_policy(sc.tree, 0, sc.improved.data());
+  if (searched) {
+    sc.gumbel.improved_policy(sc.tree, 0, sc.improved.data());
+  } else {  // the network's own policy
+    softmax(sc.logits.data(), n, sc.improved.data());
+  }
   for (int i = 0; i < n; ++i) policy[i] = float(sc.improved[size_t(i)]);
-  const int32_t best = sc.gumbel.choose_root_edge(sc.tree);
+  const int32_t best = searched ? sc.gumbel.choose_root_edge(sc.tree) : -1;
   return best >= 0 ? sc.tree.edge_action(best) : sc.policy_choice;
 }
 

@@ -57,7 +57,7 @@ struct AzBotScratch {
   GameState world;                  // ... the search's root
   int n = 0;                        // the last search's root: legal actions (sc.ids[0, n))
   int32_t policy_choice = 0;        // ... and the policy's own choice there
-  std::vector<double> improved;     // az_root_policy's improved policy, by root row
+  std::vector<double> improved;     // az_root_policy's target, by root row
 };
 
 // Encodes `s` for its current player and runs the network: returns the number of

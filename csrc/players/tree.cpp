@@ -212,15 +212,13 @@ void SearchTree::expand(int32_t node, const int32_t* ids, int n, const float* lo
   first_edge_[size_t(node)] = first;
   num_edges_[size_t(node)] = n;
   flags_[size_t(node)] |= kExpanded;
-  double top = -INFINITY;
-  double sum = 0;
-  if (logits) {
-    for (int i = 0; i < n; ++i) top = std::max(top, double(logits[i]));
-    for (int i = 0; i < n; ++i) sum += std::exp(double(logits[i]) - top);
-  }
   thread_local std::vector<double> priors;
   priors.resize(size_t(n));
-  for (int i = 0; i < n; ++i) priors[size_t(i)] = logits ? std::exp(double(logits[i]) - top) / sum : 1.0 / n;
+  if (logits) {
+    softmax(logits, n, priors.data());
+  } else {
+    std::fill(priors.begin(), priors.end(), 1.0 / n);
+  }
   if (node == 0) add_root_noise(n, priors.data());
   const size_t end = size_t(first) + size_t(n);
   edge_action_.insert(edge_action_.end(), ids, ids + n);
@@ -379,6 +377,13 @@ int32_t SearchTree::compact(int32_t top, int64_t state_bytes) {
   edge_value_.resize(size_t(edges));
   bytes_ = int64_t(kept) * node_charge() + int64_t(edges) * kEdgeBytes;
   return kept;
+}
+
+void softmax(const float* logits, int n, double* out) {
+  double top = -INFINITY, sum = 0;
+  for (int i = 0; i < n; ++i) top = std::max(top, double(logits[i]));
+  for (int i = 0; i < n; ++i) sum += out[i] = std::exp(double(logits[i]) - top);
+  for (int i = 0; i < n; ++i) out[i] /= sum;
 }
 
 }  // namespace polyenv

@@ -229,4 +229,7 @@ class SearchTree {
   bool byte_budget_hit_ = false;
 };
 
+// out[i] = softmax(logits[0, n))[i], computed stably (the largest logit subtracted first).
+void softmax(const float* logits, int n, double* out);
+
 }  // namespace polyenv

@@ -316,7 +316,6 @@ def _native_selfplay(cfg: AlphaZeroConfig, run: Path, learner: Learner, buffer: 
     the budget is spent; ``tick()`` after every game (progress, checkpoints)."""
     from .expert import expert_chunks
     while elapsed() < budget:
-        done = counters.get("selfplay_rounds", 0)
         actor = run / "actor.paz"
         with learner.weights_lock:
             snapshot = AzNet(**cfg.net)
@@ -334,7 +333,7 @@ def _native_selfplay(cfg: AlphaZeroConfig, run: Path, learner: Learner, buffer: 
             tick()
             if elapsed() >= budget:
                 return
-        counters["selfplay_rounds"] = done + 1
+        counters["selfplay_rounds"] += 1
 
 
 # ---------------------------------------------------------------------------- the run

@@ -197,6 +197,7 @@ def test_the_pools_give_the_combat_preview_rows_the_player_reads():
     level = str(az_network.SHIPPED_WEIGHTS.parent.parent / "levels" / "duel_11.csv")
     pool = MctsPool(num_envs=1, seed=3, level=level, max_actions=512, include_combat_preview=True, num_threads=1)
     game = GameEnv(seed=3, level=level, full_observability=True)
+    DAMAGE_DEALT = _core.ACTION_FEATURE_NAMES.index("damage_dealt")
     live, attacks = pool.reset(seed=3), 0
     try:
         for _ in range(120):
@@ -205,7 +206,7 @@ def test_the_pools_give_the_combat_preview_rows_the_player_reads():
             obs = game.observe(include_combat_preview=True)
             n = int(obs["legal_action_count"])
             assert np.array_equal(live["action_features"][0, :n], obs["action_features"][:n])
-            attacks += int((obs["action_features"][:n, 15] >= 0).sum())
+            attacks += int((obs["action_features"][:n, DAMAGE_DEALT] >= 0).sum())
             action = bots.choose(game, "greedy")
             game.step(action)
             live = pool.step(np.array([action], np.int32))
